@@ -1,0 +1,10 @@
+/**
+ * @module @kiln/domain
+ * Kiln's domain model: pure data and rules, no I/O. Every other package builds on it.
+ */
+export * from "./access.js";
+export * from "./errors.js";
+export * from "./naming.js";
+export * from "./pagination.js";
+export * from "./settings.js";
+export * from "./user.js";

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { pageRequest } from "./pagination.js";
+
+describe("pageRequest", () => {
+  it.each([
+    [{}, { page: 1, perPage: 20 }],
+    [
+      { page: 3, per_page: 50 },
+      { page: 3, perPage: 50 },
+    ],
+    [
+      { page: 0, per_page: 0 },
+      { page: 1, perPage: 20 },
+    ],
+    [
+      { page: -4, per_page: -1 },
+      { page: 1, perPage: 20 },
+    ],
+    [{ per_page: 1000 }, { page: 1, perPage: 100 }],
+  ])("clamps %j to %j", (input, expected) => {
+    expect(pageRequest(input)).toEqual(expected);
+  });
+});

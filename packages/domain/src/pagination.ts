@@ -1,0 +1,41 @@
+/** Default and largest page sizes of v3 lists. */
+export const PER_PAGE_DEFAULT = 20;
+export const PER_PAGE_MAX = 100;
+
+/** Above this many matches a filtered list stops counting, as GitLab 11.8+ does. */
+export const COUNT_LIMIT = 10_000;
+
+/** A resolved page request: 1-based page and a page size within 1..100. */
+export interface PageRequest {
+  page: number;
+  perPage: number;
+}
+
+/** Clamps `page` (≥ 1) and `per_page` (1..100, default 20) as GitLab does, instead of refusing them. */
+export function pageRequest(params: {
+  page?: number | undefined;
+  per_page?: number | undefined;
+}): PageRequest {
+  const page = params.page !== undefined && params.page >= 1 ? params.page : 1;
+  const perPage =
+    params.per_page === undefined || params.per_page <= 0
+      ? PER_PAGE_DEFAULT
+      : Math.min(params.per_page, PER_PAGE_MAX);
+  return { page, perPage };
+}
+
+/**
+ * One page of a list. `total` is null when counting would be too costly (a filtered list with more
+ * than {@link COUNT_LIMIT} matches); the REST layer then omits `X-Total` and `X-Total-Pages`.
+ */
+export interface Page<T> {
+  items: T[];
+  page: number;
+  perPage: number;
+  total: number | null;
+}
+
+/** The same page with its items transformed. */
+export function mapPage<T, U>(page: Page<T>, fn: (item: T) => U): Page<U> {
+  return { ...page, items: page.items.map(fn) };
+}

@@ -1,0 +1,60 @@
+/** A user account, without its secrets (password hash and tokens live only in storage). */
+export interface User {
+  id: number;
+  username: string;
+  email: string;
+  name: string;
+  state: UserState;
+  is_admin: boolean;
+  can_create_group: boolean;
+  /** How many personal projects the user may own. */
+  projects_limit: number;
+  external: boolean;
+  bio: string | null;
+  location: string | null;
+  organization: string | null;
+  skype: string;
+  linkedin: string;
+  twitter: string;
+  website_url: string;
+  theme_id: number;
+  color_scheme_id: number;
+  created_at: string;
+  updated_at: string;
+  confirmed_at: string | null;
+  last_sign_in_at: string | null;
+  current_sign_in_at: string | null;
+}
+
+/** `active` users may act; `blocked` users are refused everywhere. */
+export type UserState = "active" | "blocked";
+
+/** True when the user may authenticate and act. */
+export function isActive(user: Pick<User, "state">): boolean {
+  return user.state === "active";
+}
+
+/** True when the user may create a project in their own namespace, given how many they own. */
+export function canCreateProject(user: Pick<User, "projects_limit">, ownedProjects: number): boolean {
+  return ownedProjects < user.projects_limit;
+}
+
+/** An SSH public key of a user. */
+export interface SshKey {
+  id: number;
+  user_id: number;
+  title: string;
+  key: string;
+  fingerprint: string;
+  created_at: string;
+}
+
+/** A personal access token's metadata (the token itself is shown once and stored as a digest). */
+export interface PersonalAccessToken {
+  id: number;
+  user_id: number;
+  name: string;
+  revoked: boolean;
+  created_at: string;
+  expires_at: string | null;
+}

@@ -1,0 +1,9 @@
+/**
+ * @module @kiln/schemas
+ * Zod schemas for the v3 contract: the input of every operation and the JSON shape of every
+ * entity. Types are inferred from them, never written twice.
+ */
+export * from "./errors.js";
+export * from "./pagination.js";
+export * from "./primitives.js";
+export * from "./users.js";

@@ -1,0 +1,19 @@
+/**
+ * @module @kiln/storage-kysely
+ * Kiln's persistence: the Database type, portable migrations and one store per aggregate, on
+ * SQLite (better-sqlite3) and PostgreSQL (pg).
+ */
+export {
+  type DatabaseLocation,
+  type DialectName,
+  type OpenDatabase,
+  openDatabase,
+  type SqliteSynchronous,
+} from "./connect.js";
+export type { Database } from "./database.js";
+export { isUniqueViolation, UniqueViolation } from "./errors.js";
+export { type MigrationReport, migrateToLatest } from "./migrate.js";
+export type { CountMode } from "./queries.js";
+export type { NamespaceRow } from "./stores/namespaces.js";
+export type { NewUser, UserFilter, UserPatch } from "./stores/users.js";
+export { Stores } from "./stores.js";

@@ -1,0 +1,15 @@
+import type { Migration, MigrationProvider } from "kysely";
+import * as m0001 from "./0001_accounts.js";
+
+/**
+ * Every migration, registered statically so the server still finds them once bundled.
+ * Names sort in the order they run.
+ */
+const migrations: Record<string, Migration> = {
+  "0001_accounts": m0001,
+};
+
+/** The static migration provider. */
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};
