@@ -52,3 +52,10 @@ export function withBooleans<E>(row: Record<string, unknown>, keys: readonly (ke
 
 /** A boolean as stored. */
 export const flag = (value: boolean): number => (value ? 1 : 0);
+
+/** The object without its undefined properties: a patch says only what changes. */
+export function definedOnly<T extends object>(patch: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
+}

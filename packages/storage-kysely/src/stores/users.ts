@@ -2,7 +2,7 @@ import type { Page, PageRequest, User } from "@kiln/domain";
 import { type Kysely, sql } from "kysely";
 import type { Database, UsersTable } from "../database.js";
 import { guardUnique } from "../errors.js";
-import { containsPattern, flag, now, paginate, withBooleans } from "../queries.js";
+import { containsPattern, definedOnly, flag, now, paginate, withBooleans } from "../queries.js";
 
 const USER_COLUMNS = [
   "id",
@@ -49,8 +49,10 @@ export type NewUser = Omit<
   private_token_sealed: string;
 };
 
-/** Profile fields an update may change. */
-export type UserPatch = Partial<Omit<User, "id" | "created_at" | "updated_at">> & { password_hash?: string };
+/** Profile fields an update may change; undefined fields are left alone. */
+export type UserPatch = {
+  [K in keyof Omit<User, "id" | "created_at" | "updated_at">]?: User[K] | undefined;
+} & { password_hash?: string | undefined };
 
 /** Filters of the user list. */
 export interface UserFilter {
@@ -136,7 +138,7 @@ export class UserStore {
   /** Applies a patch and returns the updated user, or undefined if there is none with this id. */
   async update(id: number, patch: UserPatch): Promise<User | undefined> {
     const { is_admin, can_create_group, external, ...rest } = patch;
-    const values: Partial<Omit<UsersTable, "id">> = { ...rest, updated_at: now() };
+    const values: Partial<Omit<UsersTable, "id">> = { ...definedOnly(rest), updated_at: now() };
     if (is_admin !== undefined) values.is_admin = flag(is_admin);
     if (can_create_group !== undefined) values.can_create_group = flag(can_create_group);
     if (external !== undefined) values.external = flag(external);

@@ -1,0 +1,52 @@
+import { DomainError, forbidden, isActive, type User } from "@kiln/domain";
+import type { Actor } from "../context.js";
+import type { ServiceRuntime } from "../runtime.js";
+import { tokenDigest } from "../security/tokens.js";
+import type { AuthMethod } from "./identity-cache.js";
+
+/**
+ * Who a private token or personal access token belongs to, or null when it is unknown, revoked,
+ * expired, or its user is blocked.
+ */
+export async function identifyToken(
+  runtime: ServiceRuntime,
+  token: string,
+): Promise<{ user: User; method: AuthMethod } | null> {
+  const digest = tokenDigest(token);
+  const nowMs = Date.now();
+  const cached = runtime.identities?.lookup(digest, nowMs);
+  if (cached) return cached;
+
+  const found = await findByDigest(runtime, digest, nowMs);
+  if (!found || !isActive(found.user)) return null;
+  runtime.identities?.remember(digest, found.user, found.method, found.expiresAt);
+  return { user: found.user, method: found.method };
+}
+
+async function findByDigest(runtime: ServiceRuntime, digest: string, nowMs: number) {
+  const { stores } = runtime;
+  const owner = await stores.users.findByPrivateTokenDigest(digest);
+  if (owner) return { user: owner, method: "private_token" as const, expiresAt: null };
+
+  const pat = await stores.personalAccessTokens.findByDigest(digest);
+  if (!pat || pat.revoked) return null;
+  const expiresAt = pat.expires_at === null ? null : Date.parse(pat.expires_at);
+  if (expiresAt !== null && expiresAt <= nowMs) return null;
+  const user = await stores.users.findById(pat.user_id);
+  return user ? { user, method: "personal_access_token" as const, expiresAt } : null;
+}
+
+/**
+ * The actor after `sudo`: only administrators may act as another (active) user, named by id
+ * (digits) or username.
+ */
+export async function applySudo(runtime: ServiceRuntime, actor: Actor, target: string): Promise<Actor> {
+  if (!actor.user.is_admin) throw forbidden("Must be admin to use sudo");
+  const user = /^\d+$/.test(target)
+    ? await runtime.stores.users.findById(Number(target))
+    : await runtime.stores.users.findByUsername(target);
+  if (!user || !isActive(user)) {
+    throw new DomainError("not_found", `404 Not Found: No user id or username for: ${target}`);
+  }
+  return { user, method: actor.method, sudoBy: actor.user };
+}

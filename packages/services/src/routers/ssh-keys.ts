@@ -1,0 +1,62 @@
+import { invalid, notFound, type SshKey } from "@kiln/domain";
+import { AddSshKeyInput, SshKeyIdInput, UserIdInput } from "@kiln/schemas";
+import type { Stores } from "@kiln/storage-kysely";
+import { UniqueViolation } from "@kiln/storage-kysely";
+import { parseSshKey } from "../security/ssh-keys.js";
+import { adminProcedure, authedProcedure, router } from "../trpc.js";
+
+async function addKey(stores: Stores, userId: number, input: AddSshKeyInput): Promise<SshKey> {
+  const parsed = parseSshKey(input.key);
+  if (!parsed) throw invalid({ key: ["is invalid"] });
+  const taken = invalid({ fingerprint: ["has already been taken"] });
+  if (await stores.sshKeys.fingerprintTaken(parsed.fingerprint)) throw taken;
+  try {
+    return await stores.sshKeys.create({ user_id: userId, title: input.title, ...parsed });
+  } catch (error) {
+    throw error instanceof UniqueViolation ? taken : error;
+  }
+}
+
+async function removeKey(stores: Stores, userId: number, keyId: number): Promise<SshKey> {
+  const key = await stores.sshKeys.findForUser(userId, keyId);
+  if (!key || !(await stores.sshKeys.delete(userId, keyId))) throw notFound("Key");
+  return key;
+}
+
+async function userExists(stores: Stores, id: number): Promise<void> {
+  if (!(await stores.users.findById(id))) throw notFound("User");
+}
+
+/** SSH keys: the caller's own, and any user's for administrators. */
+export const sshKeysRouter = router({
+  listMine: authedProcedure.query(({ ctx }) => ctx.runtime.stores.sshKeys.listForUser(ctx.actor.user.id)),
+
+  getMine: authedProcedure.input(SshKeyIdInput).query(async ({ ctx, input }) => {
+    const key = await ctx.runtime.stores.sshKeys.findForUser(ctx.actor.user.id, input.key_id);
+    if (!key) throw notFound("Key");
+    return key;
+  }),
+
+  addMine: authedProcedure
+    .input(AddSshKeyInput)
+    .mutation(({ ctx, input }) => addKey(ctx.runtime.stores, ctx.actor.user.id, input)),
+
+  removeMine: authedProcedure
+    .input(SshKeyIdInput)
+    .mutation(({ ctx, input }) => removeKey(ctx.runtime.stores, ctx.actor.user.id, input.key_id)),
+
+  listFor: adminProcedure.input(UserIdInput).query(async ({ ctx, input }) => {
+    await userExists(ctx.runtime.stores, input.id);
+    return ctx.runtime.stores.sshKeys.listForUser(input.id);
+  }),
+
+  addFor: adminProcedure.input(UserIdInput.extend(AddSshKeyInput.shape)).mutation(async ({ ctx, input }) => {
+    await userExists(ctx.runtime.stores, input.id);
+    return addKey(ctx.runtime.stores, input.id, input);
+  }),
+
+  removeFor: adminProcedure.input(UserIdInput.extend(SshKeyIdInput.shape)).mutation(async ({ ctx, input }) => {
+    await userExists(ctx.runtime.stores, input.id);
+    return removeKey(ctx.runtime.stores, input.id, input.key_id);
+  }),
+});

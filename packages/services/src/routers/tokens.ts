@@ -1,0 +1,55 @@
+import { forbidden, invalid, notFound, unauthenticated } from "@kiln/domain";
+import { Id, ShortText } from "@kiln/schemas";
+import { z } from "zod";
+import type { Context } from "../context.js";
+import { generateToken, tokenDigest } from "../security/tokens.js";
+import { authedProcedure, publicProcedure, router } from "../trpc.js";
+
+const CreateTokenInput = z.object({
+  /** The user the token acts as; defaults to the caller. */
+  user_id: Id.optional(),
+  name: ShortText.min(1, { error: "can't be blank" }),
+  /** `YYYY-MM-DD`; the token stops working at the start of that day (UTC). */
+  expires_at: z.iso.date().optional(),
+});
+
+/** Whose tokens the caller may manage: their own, or anyone's for administrators and the CLI. */
+function ownerFor(ctx: Context, requested: number | undefined): number {
+  if (!ctx.system && !ctx.actor) throw unauthenticated();
+  const self = ctx.actor?.user.id;
+  const admin = ctx.system || Boolean(ctx.actor?.user.is_admin);
+  const target = requested ?? self;
+  if (target === undefined) throw notFound("User");
+  if (target !== self && !admin) throw forbidden();
+  return target;
+}
+
+/** Personal access tokens: minted, listed and revoked. The token is shown once, when minted. */
+export const tokensRouter = router({
+  createPersonal: publicProcedure.input(CreateTokenInput).mutation(async ({ ctx, input }) => {
+    const userId = ownerFor(ctx, input.user_id);
+    if (!(await ctx.runtime.stores.users.findById(userId))) throw notFound("User");
+    if (input.expires_at && Date.parse(input.expires_at) <= Date.now()) {
+      throw invalid({ expires_at: ["must be in the future"] });
+    }
+    const token = generateToken();
+    const record = await ctx.runtime.stores.personalAccessTokens.create({
+      user_id: userId,
+      name: input.name,
+      token_digest: tokenDigest(token),
+      expires_at: input.expires_at ? new Date(input.expires_at).toISOString() : null,
+    });
+    return { ...record, token };
+  }),
+
+  listPersonal: authedProcedure.query(({ ctx }) =>
+    ctx.runtime.stores.personalAccessTokens.listForUser(ctx.actor.user.id),
+  ),
+
+  revokePersonal: authedProcedure.input(z.object({ id: Id })).mutation(async ({ ctx, input }) => {
+    const userId = ctx.actor.user.id;
+    if (!(await ctx.runtime.stores.personalAccessTokens.revoke(userId, input.id))) throw notFound("Token");
+    ctx.runtime.userChanged(userId);
+    return true;
+  }),
+});

@@ -1,0 +1,162 @@
+import { badRequest, conflict, mapPage, notFound, pageRequest, type User } from "@kiln/domain";
+import { CreateUserInput, ListUsersInput, UpdateUserInput, UserIdInput } from "@kiln/schemas";
+import type { Stores, UserPatch } from "@kiln/storage-kysely";
+import type { Context } from "../context.js";
+import { generateToken, tokenDigest } from "../security/tokens.js";
+import { adminProcedure, authedProcedure, router } from "../trpc.js";
+
+/** Users as the caller may see them: administrators see every field, others the public ones. */
+export interface UserView {
+  user: User;
+  /** True when the caller may see private fields (email, sign-in times, limits). */
+  full: boolean;
+}
+
+const canSeeEverything = (ctx: Context): boolean => ctx.system || Boolean(ctx.actor?.user.is_admin);
+
+async function loadUser(stores: Stores, id: number): Promise<User> {
+  const user = await stores.users.findById(id);
+  if (!user) throw notFound("User");
+  return user;
+}
+
+/** Refuses a username or email already in use by someone else (usernames share the namespace path space). */
+async function ensureAvailable(
+  stores: Stores,
+  fields: { username?: string | undefined; email?: string | undefined },
+  self?: User,
+): Promise<void> {
+  if (fields.username !== undefined && fields.username.toLowerCase() !== self?.username.toLowerCase()) {
+    const ownNamespace = self ? await stores.namespaces.findForUser(self.id) : undefined;
+    if (await stores.namespaces.pathTaken(fields.username, ownNamespace?.id)) {
+      throw conflict("Username has already been taken");
+    }
+  }
+  if (fields.email !== undefined) {
+    const holder = await stores.users.findByEmail(fields.email);
+    if (holder && holder.id !== self?.id) throw conflict("Email has already been taken");
+  }
+}
+
+/** The user API: the caller, the directory, and the administrator's account management. */
+export const usersRouter = router({
+  /**
+   * The signed-in user. Under sudo the private token of the impersonated user comes with it, as
+   * GitLab 8.x answers `GET /user?sudo=…`.
+   */
+  me: authedProcedure.query(async ({ ctx }) => {
+    const { user, sudoBy } = ctx.actor;
+    const privateToken = sudoBy ? await privateTokenOf(ctx, user.id) : null;
+    return { user, privateToken };
+  }),
+
+  /** One page of users; administrators see blocked and external filters apply to them only. */
+  list: authedProcedure.input(ListUsersInput).query(async ({ ctx, input }) => {
+    const admin = canSeeEverything(ctx);
+    const state = input.blocked ? "blocked" : input.active ? "active" : undefined;
+    const page = await ctx.runtime.stores.users.list(
+      {
+        search: input.search,
+        username: input.username,
+        state,
+        external: admin ? input.external : undefined,
+      },
+      pageRequest(input),
+    );
+    return mapPage(page, (user): UserView => ({ user, full: admin }));
+  }),
+
+  /** One user. */
+  get: authedProcedure.input(UserIdInput).query(async ({ ctx, input }): Promise<UserView> => {
+    return { user: await loadUser(ctx.runtime.stores, input.id), full: canSeeEverything(ctx) };
+  }),
+
+  /** Creates an account with its personal namespace. */
+  create: adminProcedure.input(CreateUserInput).mutation(async ({ ctx, input }) => {
+    const { runtime } = ctx;
+    const passwordHash = await runtime.passwords.hash(input.password);
+    const privateToken = generateToken();
+    const settings = await runtime.settings();
+    return runtime.stores.transaction(async (tx) => {
+      await ensureAvailable(tx, input);
+      const user = await tx.users.create({
+        username: input.username,
+        email: input.email,
+        name: input.name,
+        state: "active",
+        is_admin: input.admin ?? false,
+        can_create_group: input.can_create_group ?? true,
+        projects_limit: input.projects_limit ?? settings.default_projects_limit,
+        external: input.external ?? false,
+        bio: input.bio ?? null,
+        location: input.location ?? null,
+        organization: input.organization ?? null,
+        skype: input.skype ?? "",
+        linkedin: input.linkedin ?? "",
+        twitter: input.twitter ?? "",
+        website_url: input.website_url ?? "",
+        theme_id: 1,
+        color_scheme_id: 1,
+        confirmed_at: new Date().toISOString(),
+        password_hash: passwordHash,
+        private_token_digest: tokenDigest(privateToken),
+        private_token_sealed: runtime.secrets.seal(privateToken),
+      });
+      await tx.namespaces.createForUser(user.id, user.username, user.name);
+      return user;
+    });
+  }),
+
+  /** Changes an account; a new username moves the personal namespace with it. */
+  update: adminProcedure.input(UpdateUserInput).mutation(async ({ ctx, input }) => {
+    const { id, password, admin, ...fields } = input;
+    if (Object.keys(fields).length === 0 && password === undefined && admin === undefined) {
+      throw badRequest("400 (Bad request) at least one attribute must be given");
+    }
+    const { runtime } = ctx;
+    const patch: UserPatch = { ...fields };
+    if (admin !== undefined) patch.is_admin = admin;
+    if (password !== undefined) patch.password_hash = await runtime.passwords.hash(password);
+    const updated = await runtime.stores.transaction(async (tx) => {
+      const current = await loadUser(tx, id);
+      await ensureAvailable(tx, fields, current);
+      const user = await tx.users.update(id, patch);
+      if (!user) throw notFound("User");
+      if (user.username !== current.username || user.name !== current.name) {
+        await tx.namespaces.renameForUser(id, user.username, user.name);
+      }
+      return user;
+    });
+    runtime.userChanged(id);
+    return updated;
+  }),
+
+  /** Deletes an account and everything it owns; returns what was deleted. */
+  remove: adminProcedure.input(UserIdInput).mutation(async ({ ctx, input }) => {
+    const { runtime } = ctx;
+    const user = await loadUser(runtime.stores, input.id);
+    await runtime.stores.users.delete(user.id);
+    runtime.userChanged(user.id);
+    return user;
+  }),
+
+  /** Blocks an account: its tokens and password stop working at once. */
+  block: adminProcedure.input(UserIdInput).mutation(({ ctx, input }) => setState(ctx, input.id, "blocked")),
+
+  /** Unblocks an account. */
+  unblock: adminProcedure.input(UserIdInput).mutation(({ ctx, input }) => setState(ctx, input.id, "active")),
+});
+
+/** The private token of a user, unsealed. */
+export async function privateTokenOf(ctx: Context, userId: number): Promise<string> {
+  const sealed = await ctx.runtime.stores.users.sealedPrivateToken(userId);
+  if (!sealed) throw notFound("User");
+  return ctx.runtime.secrets.open(sealed);
+}
+
+async function setState(ctx: Context, id: number, state: User["state"]): Promise<true> {
+  const user = await ctx.runtime.stores.users.update(id, { state });
+  if (!user) throw notFound("User");
+  ctx.runtime.userChanged(id);
+  return true;
+}
