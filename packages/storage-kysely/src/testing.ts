@@ -39,28 +39,43 @@ export function testDialects(): TestDialect[] {
   ];
 }
 
+/** A new, empty database on a PostgreSQL server, and how to drop it. */
+export interface ThrowawayPostgres {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** Creates an empty database with a unique name on the server at `serverUrl`. */
+export async function createThrowawayPostgres(serverUrl: string): Promise<ThrowawayPostgres> {
+  const name = `kiln_test_${process.pid}_${randomBytes(4).toString("hex")}`;
+  await withAdminClient(serverUrl, (client) => client.query(`create database ${name}`));
+  const target = new URL(serverUrl);
+  target.pathname = `/${name}`;
+  return {
+    url: target.toString(),
+    drop: () => withAdminClient(serverUrl, (client) => client.query(`drop database if exists ${name} with (force)`)),
+  };
+}
+
 /** Creates a new database on the server at `url`, migrated; closing drops it. */
 export async function openThrowawayPostgres(url: string): Promise<OpenDatabase> {
-  const name = `kiln_test_${process.pid}_${randomBytes(4).toString("hex")}`;
-  await withAdminClient(url, (client) => client.query(`create database ${name}`));
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const opened = await openDatabase({ kind: "postgres", url: target.toString(), poolSize: 4 });
+  const throwaway = await createThrowawayPostgres(url);
+  const opened = await openDatabase({ kind: "postgres", url: throwaway.url, poolSize: 4 });
   await migrateToLatest(opened.db);
   return {
     ...opened,
     close: async () => {
       await opened.close();
-      await withAdminClient(url, (client) => client.query(`drop database if exists ${name} with (force)`));
+      await throwaway.drop();
     },
   };
 }
 
-async function withAdminClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+async function withAdminClient(url: string, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return await work(client);
+    await work(client);
   } finally {
     await client.end();
   }

@@ -1,0 +1,86 @@
+import type { AddressInfo } from "node:net";
+import { createRestHandler, type RestHandler } from "@kiln/rest-adapter";
+import { ensureRootUser, ServiceRuntime } from "@kiln/services";
+import { migrateToLatest, type OpenDatabase, openDatabase, Stores } from "@kiln/storage-kysely";
+import type { Config } from "./config.js";
+import { ensureDataDir, loadOrCreateSecretKey } from "./data-dir.js";
+import { createHttpServer } from "./http-server.js";
+import type { Logger } from "./logger.js";
+
+/** A database opened, migrated, and wrapped in the service runtime. */
+export interface Backend {
+  database: OpenDatabase;
+  runtime: ServiceRuntime;
+}
+
+/** Opens the configured database, applies pending migrations and builds the service runtime. */
+export async function openBackend(config: Config): Promise<Backend> {
+  ensureDataDir(config.dataDir);
+  const secretKey = loadOrCreateSecretKey(config.dataDir);
+  const database = await openDatabase(config.database);
+  try {
+    await migrateToLatest(database.db);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const runtime = new ServiceRuntime({
+    stores: new Stores(database.db),
+    secretKey,
+    singleProcess: database.dialect === "sqlite",
+  });
+  return { database, runtime };
+}
+
+/** A running server. */
+export interface RunningServer {
+  port: number;
+  baseUrl: string;
+  /** Stops accepting, lets in-flight requests finish (up to `graceMs`), then closes the database. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Starts Kiln: database, first-start administrator, HTTP server. On a first start without
+ * `KILN_ROOT_PASSWORD`, the generated root password is logged once, at warn level.
+ */
+export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+  const { database, runtime } = await openBackend(config);
+  const root = await ensureRootUser(runtime, config.rootPassword);
+  if (root.created && root.generatedPassword) {
+    log.warn({ username: "root", password: root.generatedPassword }, "created the administrator; this password is shown once");
+  } else if (root.created) {
+    log.info({ username: "root" }, "created the administrator with KILN_ROOT_PASSWORD");
+  }
+
+  // The handler needs the base URL, which may depend on the port the OS picks: it is created in the
+  // listen callback, before any request can be dispatched.
+  let api: RestHandler | undefined;
+  const server = createHttpServer((req, res) => (api as RestHandler)(req, res), log);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const baseUrl = config.baseUrl ?? `http://localhost:${port}`;
+  api = createRestHandler({
+    runtime,
+    baseUrl,
+    onInternalError: (error, req) =>
+      log.error({ err: error, method: req.method, path: req.url?.split("?")[0] }, "internal error"),
+  });
+  log.info({ port, base_url: baseUrl, database: database.dialect }, "listening");
+
+  return {
+    port,
+    baseUrl,
+    stop: async (graceMs = 10_000) => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      await closed;
+      clearTimeout(timer);
+      await database.close();
+    },
+  };
+}

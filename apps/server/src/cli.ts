@@ -1,0 +1,137 @@
+import { parseArgs } from "node:util";
+import { type Caller, createCaller, generateToken } from "@kiln/services";
+import { describeFailure } from "./failure.js";
+import { openBackend, startServer } from "./app.js";
+import { ConfigError, readConfig } from "./config.js";
+import { createLogger } from "./logger.js";
+import { USAGE } from "./usage.js";
+
+/** Where a command writes: the CLI's own output, and its error line. */
+export interface Io {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+type Handler = (args: string[], io: Io) => Promise<number>;
+
+const commands: Record<string, Handler> = {
+  serve: async (_args, io) => {
+    const config = readConfig(process.env);
+    const log = createLogger(config.logLevel);
+    const server = await startServer(config, log);
+    const shutdown = (signal: string) => {
+      log.info({ signal }, "stopping");
+      server.stop().then(
+        () => {
+          log.info("stopped");
+          process.exit(0);
+        },
+        (error: unknown) => {
+          io.err(`kiln: stop failed: ${(error as Error).message}`);
+          process.exit(1);
+        },
+      );
+    };
+    process.once("SIGTERM", () => shutdown("SIGTERM"));
+    process.once("SIGINT", () => shutdown("SIGINT"));
+    return new Promise<number>(() => {}); // runs until a signal
+  },
+
+  migrate: async (_args, io) => {
+    const { database } = await openBackend(readConfig(process.env));
+    await database.close();
+    io.out("migrations applied");
+    return 0;
+  },
+
+  "user create": async (args, io) => {
+    const { values } = parseArgs({
+      args,
+      options: {
+        username: { type: "string" },
+        email: { type: "string" },
+        name: { type: "string" },
+        password: { type: "string" },
+        admin: { type: "boolean", default: false },
+      },
+    });
+    for (const required of ["username", "email", "name"] as const) {
+      if (!values[required]) throw new ConfigError(`--${required} is required (see kiln user create --help)`);
+    }
+    return withSystemCaller(async (system, generate) => {
+      const password = values.password ?? generate();
+      const user = await system.users.create({
+        username: values.username as string,
+        email: values.email as string,
+        name: values.name as string,
+        password,
+        admin: values.admin,
+      });
+      io.out(`created user ${user.username} (id ${user.id})`);
+      if (!values.password) io.out(`password: ${password}`);
+      return 0;
+    });
+  },
+
+  "token create": async (args, io) => {
+    const { values } = parseArgs({
+      args,
+      options: {
+        user: { type: "string" },
+        name: { type: "string", default: "cli" },
+        "expires-at": { type: "string" },
+      },
+    });
+    if (!values.user) throw new ConfigError("--user is required (see kiln token create --help)");
+    return withSystemCaller(async (system) => {
+      const user = await system.users.list({ username: values.user });
+      const owner = user.items[0]?.user;
+      if (!owner) throw new ConfigError(`no user named "${values.user}"`);
+      const token = await system.tokens.createPersonal({
+        user_id: owner.id,
+        name: values.name,
+        ...(values["expires-at"] ? { expires_at: values["expires-at"] } : {}),
+      });
+      io.out(token.token);
+      return 0;
+    });
+  },
+};
+
+/** Runs operator work with administrator rights on the configured database, then closes it. */
+async function withSystemCaller(
+  work: (system: Caller, generatePassword: () => string) => Promise<number>,
+): Promise<number> {
+  const { database, runtime } = await openBackend(readConfig(process.env));
+  try {
+    return await work(createCaller({ runtime, actor: null, system: true }), () => generateToken(20));
+  } finally {
+    await database.close();
+  }
+}
+
+/** Runs the `kiln` command line; resolves to the exit code. */
+export async function runCli(argv: string[], io: Io): Promise<number> {
+  const twoWord = argv.length >= 2 ? `${argv[0]} ${argv[1]}` : "";
+  const name = twoWord in commands ? twoWord : (argv[0] ?? "");
+  const rest = argv.slice(name.split(" ").length);
+  if (name === "" || name === "--help" || name === "-h" || name === "help") {
+    io.out(USAGE[""] as string);
+    return name === "" ? 1 : 0;
+  }
+  const command = commands[name];
+  if (!command) {
+    io.err(`kiln: unknown command "${argv.join(" ")}"\n\n${USAGE[""]}`);
+    return 1;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    io.out(USAGE[name] as string);
+    return 0;
+  }
+  try {
+    return await command(rest, io);
+  } catch (error) {
+    io.err(`kiln: ${describeFailure(error)}`);
+    return 1;
+  }
+}

@@ -1,0 +1,78 @@
+import { isAbsolute, resolve } from "node:path";
+import type { DatabaseLocation, SqliteSynchronous } from "@kiln/storage-kysely";
+
+/** The server's configuration, read from the environment. */
+export interface Config {
+  port: number;
+  /** Where the SQLite file, repositories, uploads and the secret key live. */
+  dataDir: string;
+  /** The public URL; null means `http://localhost:<port actually bound>`. */
+  baseUrl: string | null;
+  rootPassword: string | undefined;
+  database: DatabaseLocation;
+  logLevel: string;
+}
+
+/** A configuration problem, reported as one line before anything starts. */
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = new Set(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
+
+function port(raw: string | undefined): number {
+  if (raw === undefined || raw === "") return 8080;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value > 65535) throw new ConfigError(`PORT must be a number from 0 to 65535, got "${raw}"`);
+  return value;
+}
+
+function baseUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw === "") return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`KILN_BASE_URL must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigError(`KILN_BASE_URL must use http or https, got "${raw}"`);
+  }
+  if (url.search || url.hash) throw new ConfigError(`KILN_BASE_URL must not carry a query or fragment, got "${raw}"`);
+  return url.toString().replace(/\/+$/, "");
+}
+
+function database(raw: string | undefined, dataDir: string, synchronous: string | undefined): DatabaseLocation {
+  if (raw !== undefined && raw !== "") {
+    if (!/^postgres(ql)?:\/\//.test(raw)) {
+      throw new ConfigError("DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite)");
+    }
+    return { kind: "postgres", url: raw };
+  }
+  const sync = (synchronous ?? "FULL").toUpperCase();
+  if (sync !== "FULL" && sync !== "NORMAL") {
+    throw new ConfigError(`KILN_SQLITE_SYNCHRONOUS must be FULL or NORMAL, got "${synchronous}"`);
+  }
+  return { kind: "sqlite", filename: resolve(dataDir, "kiln.sqlite"), synchronous: sync as SqliteSynchronous };
+}
+
+/**
+ * Reads `PORT`, `KILN_DATA_DIR`, `KILN_BASE_URL`, `KILN_ROOT_PASSWORD`, `DATABASE_URL`,
+ * `KILN_SQLITE_SYNCHRONOUS` and `LOG_LEVEL`; throws a {@link ConfigError} naming the first bad one.
+ */
+export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config {
+  const dataDirRaw = env["KILN_DATA_DIR"] || "./data";
+  const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw);
+  const rootPassword = env["KILN_ROOT_PASSWORD"] || undefined;
+  if (rootPassword !== undefined && rootPassword.length < 8) {
+    throw new ConfigError("KILN_ROOT_PASSWORD must be at least 8 characters");
+  }
+  const logLevel = (env["LOG_LEVEL"] || "info").toLowerCase();
+  if (!LOG_LEVELS.has(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${[...LOG_LEVELS].join(", ")}`);
+  return {
+    port: port(env["PORT"]),
+    dataDir,
+    baseUrl: baseUrl(env["KILN_BASE_URL"]),
+    rootPassword,
+    database: database(env["DATABASE_URL"], dataDir, env["KILN_SQLITE_SYNCHRONOUS"]),
+    logLevel,
+  };
+}

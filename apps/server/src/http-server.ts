@@ -1,0 +1,39 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { API_PREFIX, type RestHandler } from "@kiln/rest-adapter";
+import type { Logger } from "./logger.js";
+
+const NOT_FOUND = JSON.stringify({ message: "404 Not Found" });
+
+function isApi(url: string): boolean {
+  return url.startsWith(`${API_PREFIX}/`) || url === API_PREFIX || url.startsWith(`${API_PREFIX}?`);
+}
+
+/** The HTTP front: `/api/v3` goes to the REST adapter; anything else is 404 for now. Logs one line per request. */
+export function createHttpServer(api: RestHandler, log: Logger): Server {
+  return createServer((req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    const url = req.url ?? "/";
+    const path = url.split("?", 1)[0];
+    const done = (status: number, userId: number | null) =>
+      log.info(
+        { method: req.method, path, status, ms: Math.round((performance.now() - started) * 100) / 100, user_id: userId },
+        "request",
+      );
+    if (isApi(url)) {
+      api(req, res).then(
+        (served) => done(served.status, served.userId),
+        (error: unknown) => {
+          log.error({ err: error, method: req.method, path }, "request failed");
+          if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
+          res.end(JSON.stringify({ message: "500 Internal Server Error" }));
+          done(500, null);
+        },
+      );
+      return;
+    }
+    res.writeHead(404, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(NOT_FOUND) });
+    res.end(NOT_FOUND);
+    req.resume();
+    done(404, null);
+  });
+}

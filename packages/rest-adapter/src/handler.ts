@@ -1,0 +1,98 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { DomainError, notFound } from "@kiln/domain";
+import { type Actor, type Caller, createCaller, type ServiceRuntime } from "@kiln/services";
+import { authenticate } from "./auth.js";
+import { errorReply } from "./errors.js";
+import { paginationHeaders } from "./pagination.js";
+import { readBodyParams } from "./request/body.js";
+import { decodeParams } from "./request/decode.js";
+import { formPairs, mergeParams, paramsFromPairs } from "./request/params.js";
+import type { Reply } from "./route.js";
+import { RouteTable } from "./router.js";
+import { v3Routes } from "./routes/index.js";
+
+/** The path every v3 route lives under. */
+export const API_PREFIX = "/api/v3";
+
+/** How the REST adapter is set up. */
+export interface RestOptions {
+  runtime: ServiceRuntime;
+  /** The public URL of the server (`KILN_BASE_URL`), for `web_url` fields and `Link` headers. */
+  baseUrl: string;
+  /** Receives failures that are bugs (answered as a bare 500). */
+  onInternalError?: (error: unknown, req: IncomingMessage) => void;
+}
+
+/** What the adapter tells its host about a request it served, for the access log. */
+export interface Served {
+  status: number;
+  /** The acting user (after sudo), or null when the request was not authenticated. */
+  userId: number | null;
+}
+
+/** Serves one HTTP request under `/api/v3`; resolves when the response has been handed to Node. */
+export type RestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<Served>;
+
+/**
+ * Creates the `/api/v3` handler: finds the route, reads and merges the parameters (query string,
+ * then body, then path), authenticates (token, then sudo), decodes the parameters with the
+ * route's schema, calls the procedure as the actor and writes the v3 JSON answer. Every failure
+ * becomes a v3 error body; unexpected ones are a bare 500 whose details go to `onInternalError`.
+ */
+export function createRestHandler(options: RestOptions): RestHandler {
+  const table = new RouteTable(v3Routes);
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const callerFor = (actor: Actor | null): Caller =>
+    createCaller({ runtime: options.runtime, actor, system: false });
+
+  return async (req, res) => {
+    let actor: Actor | null = null;
+    let reply: Reply | undefined;
+    const [pathname, search = ""] = (req.url ?? "/").split("?", 2) as [string, string?];
+    const queryPairs = formPairs(search);
+    try {
+      const match = table.match(req.method ?? "GET", pathname.slice(API_PREFIX.length));
+      if (match.kind === "none") throw notFound();
+      if (match.kind === "wrong_method") throw new DomainError("not_allowed", "405 Method Not Allowed");
+      const { route, pathParams } = match;
+      const params = mergeParams(paramsFromPairs(queryPairs), await readBodyParams(req), pathParams);
+      if (!route.anonymous) actor = await authenticate(req, params, callerFor);
+      const input = decodeRouteParams(route.params, params, pathParams);
+      reply = await route.run(callerFor(actor), input, { baseUrl, actor });
+    } catch (error) {
+      const failure = errorReply(error);
+      if (failure.internal !== undefined) options.onInternalError?.(failure.internal, req);
+      reply = { status: failure.status, body: failure.body };
+    }
+    const headers = reply.page ? paginationHeaders(reply.page, baseUrl, pathname, queryPairs) : {};
+    send(res, reply.status, reply.body, headers);
+    return { status: reply.status, userId: actor?.user.id ?? null };
+  };
+}
+
+/** Decodes parameters; a path parameter that fails its schema means no such resource (404), as in GitLab. */
+function decodeRouteParams(schema: Parameters<typeof decodeParams>[0], params: Record<string, unknown>, path: Record<string, string>) {
+  try {
+    return decodeParams(schema, params);
+  } catch (error) {
+    const fields = DomainError.is(error) ? Object.keys(error.fields ?? {}) : [];
+    if (fields.some((field) => field in path)) throw notFound();
+    throw error;
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
+  if (body === undefined) {
+    res.writeHead(status, headers);
+    res.end();
+    return;
+  }
+  const json = JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    "Content-Type": "application/json",
+    "Content-Length": Buffer.byteLength(json),
+    "Cache-Control": "no-cache",
+  });
+  res.end(json);
+}

@@ -1,0 +1,17 @@
+/**
+ * @module @kiln/rest-adapter
+ * The GitLab 8.x REST API v3 for Kiln's services, as a `node:http` request handler.
+ *
+ * @example
+ * ```ts
+ * const api = createRestHandler({ runtime, baseUrl: "https://kiln.example.com" });
+ * http.createServer((req, res) => {
+ *   if (req.url?.startsWith(API_PREFIX)) void api(req, res);
+ * });
+ * ```
+ */
+export { errorReply } from "./errors.js";
+export { API_PREFIX, createRestHandler, type RestHandler, type RestOptions, type Served } from "./handler.js";
+export { paginationHeaders } from "./pagination.js";
+export type { Method, PresentContext, Reply, Route } from "./route.js";
+export { v3Routes } from "./routes/index.js";

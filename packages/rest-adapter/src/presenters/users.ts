@@ -1,0 +1,64 @@
+import type { SshKey as SshKeyEntity, User as UserEntity } from "@kiln/domain";
+import type { SshKey, User, UserBasic, UserPublic, UserWithPrivateToken } from "@kiln/schemas";
+import type { PresentContext } from "../route.js";
+
+/** The short form: author, assignee, and `GET /users` for non-admins. */
+export function presentUserBasic(user: UserEntity, { baseUrl }: PresentContext): UserBasic {
+  return {
+    name: user.name,
+    username: user.username,
+    id: user.id,
+    state: user.state,
+    avatar_url: null,
+    web_url: `${baseUrl}/${user.username}`,
+  };
+}
+
+/** `GET /users/:id` for non-admins. */
+export function presentUser(user: UserEntity, context: PresentContext): User {
+  return {
+    ...presentUserBasic(user, context),
+    created_at: user.created_at,
+    is_admin: user.is_admin,
+    bio: user.bio,
+    location: user.location,
+    skype: user.skype,
+    linkedin: user.linkedin,
+    twitter: user.twitter,
+    website_url: user.website_url,
+    organization: user.organization,
+  };
+}
+
+/** `GET /user`, and any user as administrators see them. */
+export function presentUserPublic(user: UserEntity, context: PresentContext): UserPublic {
+  return {
+    ...presentUser(user, context),
+    last_sign_in_at: user.last_sign_in_at,
+    confirmed_at: user.confirmed_at,
+    email: user.email,
+    theme_id: user.theme_id,
+    color_scheme_id: user.color_scheme_id,
+    projects_limit: user.projects_limit,
+    current_sign_in_at: user.current_sign_in_at,
+    identities: [],
+    can_create_group: user.can_create_group,
+    can_create_project: user.projects_limit > 0,
+    two_factor_enabled: false,
+    external: user.external,
+  };
+}
+
+/** The session user: `POST /session`, and `GET /user` under sudo. */
+export function presentUserWithPrivateToken(
+  user: UserEntity,
+  privateToken: string,
+  context: PresentContext,
+): UserWithPrivateToken {
+  return { ...presentUserPublic(user, context), private_token: privateToken };
+}
+
+/** An SSH key. */
+export function presentSshKey(key: SshKeyEntity): SshKey {
+  return { id: key.id, title: key.title, key: key.key, created_at: key.created_at };
+}

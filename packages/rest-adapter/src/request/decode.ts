@@ -1,0 +1,111 @@
+import { DomainError, type FieldErrors, missingParam } from "@kiln/domain";
+import type { z } from "zod";
+import type { Params } from "./params.js";
+
+/** A zod schema's definition, as far as decoding needs to look into it. */
+interface SchemaDef {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  element?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+}
+
+const defOf = (schema: z.ZodType): SchemaDef => (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
+
+/** The schema under optional, nullable, default and pipe wrappers. */
+function baseOf(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  for (;;) {
+    const def = defOf(current);
+    if (def.innerType && ["optional", "nullable", "default", "prefault", "readonly", "catch"].includes(def.type)) {
+      current = def.innerType;
+    } else if (def.type === "pipe" && def.in) {
+      current = def.in;
+    } else {
+      return current;
+    }
+  }
+}
+
+const TRUE = new Set(["true", "1", "t", "yes", "y", "on"]);
+const FALSE = new Set(["false", "0", "f", "no", "n", "off"]);
+
+/**
+ * Converts a parameter to what its schema expects: query strings and forms carry only strings, so
+ * `"12"` becomes 12, `"true"`/`"1"` become true, a lone value becomes a one-element array. Values
+ * that cannot convert are left alone for the schema to refuse.
+ */
+export function coerce(value: unknown, schema: z.ZodType): unknown {
+  const base = baseOf(schema);
+  const def = defOf(base);
+  switch (def.type) {
+    case "number":
+    case "int":
+      if (typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
+      if (value === "") return undefined;
+      return value;
+    case "boolean":
+      if (typeof value === "string") {
+        const lower = value.trim().toLowerCase();
+        if (TRUE.has(lower)) return true;
+        if (FALSE.has(lower)) return false;
+      }
+      if (value === 1 || value === 0) return value === 1;
+      return value;
+    case "string":
+      return typeof value === "number" ? String(value) : value;
+    case "array": {
+      const items = Array.isArray(value) ? value : [value];
+      return def.element ? items.map((item) => coerce(item, def.element as z.ZodType)) : items;
+    }
+    case "object":
+      return typeof value === "object" && value !== null && def.shape ? coerceObject(value as Params, def.shape) : value;
+    default:
+      return value;
+  }
+}
+
+function coerceObject(params: Params, shape: Record<string, z.ZodType>): Params {
+  const out: Params = {};
+  for (const [key, schema] of Object.entries(shape)) {
+    const value = params[key];
+    if (value !== undefined) out[key] = coerce(value, schema);
+  }
+  return out;
+}
+
+// Zod's own wording ("Invalid input: expected number, received string") is replaced by GitLab's.
+const GENERIC_MESSAGE = /^(Invalid|Too (small|big)|Expected|Unrecognized)/;
+
+function fieldErrors(issues: z.core.$ZodIssue[]): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const issue of issues) {
+    const field = String(issue.path[0] ?? "base");
+    const message = GENERIC_MESSAGE.test(issue.message)
+      ? issue.code === "invalid_value"
+        ? "does not have a valid value"
+        : "is invalid"
+      : issue.message;
+    const messages = (fields[field] ??= []);
+    if (!messages.includes(message)) messages.push(message);
+  }
+  return fields;
+}
+
+/**
+ * Decodes a request's parameters with the route's schema: converts strings to the expected types,
+ * drops unknown keys, and raises `400 (Bad request) "x" not given` for the first missing required
+ * attribute, or the field → messages object for invalid ones.
+ */
+export function decodeParams<S extends z.ZodObject>(schema: S, params: Params): z.output<S> {
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const coerced = coerceObject(params, shape);
+  const result = schema.safeParse(coerced);
+  if (result.success) return result.data;
+  for (const key of Object.keys(shape)) {
+    const missing = coerced[key] === undefined;
+    if (missing && result.error.issues.some((issue) => issue.path[0] === key)) throw missingParam(key);
+  }
+  throw new DomainError("validation", "400 Bad request", fieldErrors(result.error.issues));
+}

@@ -1,0 +1,81 @@
+import type { Page } from "@kiln/domain";
+import type { Actor, Caller } from "@kiln/services";
+import type { z } from "zod";
+
+/** What every presenter may use: where the server lives and who is asking. */
+export interface PresentContext {
+  /** `KILN_BASE_URL` without a trailing slash. */
+  baseUrl: string;
+  actor: Actor | null;
+}
+
+/** The HTTP methods of the v3 API. */
+export type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+/** A finished response: a status and a JSON body (undefined for none), with extra headers. */
+export interface Reply {
+  status: number;
+  body: unknown;
+  /** Present on paginated lists. */
+  page?: Page<unknown>;
+}
+
+/** A row of the route table, after its types have been checked by {@link route} or {@link listRoute}. */
+export interface Route {
+  method: Method;
+  /** Relative to `/api/v3`, with `:name` segments. */
+  path: string;
+  /** Validates and converts the merged parameters. */
+  params: z.ZodObject;
+  /** True for the few routes that need no token (sign-in). */
+  anonymous: boolean;
+  /** Calls the procedure and presents its result. */
+  run(caller: Caller, input: unknown, context: PresentContext): Promise<Reply>;
+}
+
+interface RouteSpec<S extends z.ZodObject, R> {
+  method: Method;
+  path: string;
+  params: S;
+  anonymous?: boolean;
+  /** The procedure, called through the actor's caller. */
+  call: (caller: Caller, input: z.output<S>) => Promise<R>;
+  /** Defaults to 201 for POST, 200 otherwise. */
+  status?: number;
+  /** Turns the procedure's result into v3 JSON. */
+  present: (result: R, context: PresentContext) => unknown;
+}
+
+/** Declares a route that answers one entity (or any JSON value). */
+export function route<S extends z.ZodObject, R>(spec: RouteSpec<S, R>): Route {
+  const status = spec.status ?? (spec.method === "POST" ? 201 : 200);
+  return {
+    method: spec.method,
+    path: spec.path,
+    params: spec.params,
+    anonymous: spec.anonymous ?? false,
+    run: async (caller, input, context) => {
+      const result = await spec.call(caller, input as z.output<S>);
+      return { status, body: spec.present(result, context) };
+    },
+  };
+}
+
+interface ListRouteSpec<S extends z.ZodObject, T> extends Omit<RouteSpec<S, Page<T>>, "present" | "status"> {
+  /** Turns one item into v3 JSON. */
+  present: (item: T, context: PresentContext) => unknown;
+}
+
+/** Declares a paginated list: the procedure answers a Page, the reply carries the pagination headers. */
+export function listRoute<S extends z.ZodObject, T>(spec: ListRouteSpec<S, T>): Route {
+  return {
+    method: spec.method,
+    path: spec.path,
+    params: spec.params,
+    anonymous: spec.anonymous ?? false,
+    run: async (caller, input, context) => {
+      const page = await spec.call(caller, input as z.output<S>);
+      return { status: 200, body: page.items.map((item) => spec.present(item, context)), page };
+    },
+  };
+}

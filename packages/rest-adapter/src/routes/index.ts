@@ -1,0 +1,6 @@
+import type { Route } from "../route.js";
+import { sessionRoutes } from "./session.js";
+import { userRoutes } from "./users.js";
+
+/** The whole `/api/v3` route table. */
+export const v3Routes: readonly Route[] = [...sessionRoutes, ...userRoutes];

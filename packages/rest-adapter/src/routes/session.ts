@@ -1,0 +1,15 @@
+import { SignInInput } from "@kiln/schemas";
+import { presentUserWithPrivateToken } from "../presenters/users.js";
+import { type Route, route } from "../route.js";
+
+/** `POST /session`: password sign-in, the one route that needs no token. */
+export const sessionRoutes: Route[] = [
+  route({
+    method: "POST",
+    path: "/session",
+    params: SignInInput,
+    anonymous: true,
+    call: (api, input) => api.session.signIn(input),
+    present: ({ user, privateToken }, context) => presentUserWithPrivateToken(user, privateToken, context),
+  }),
+];
