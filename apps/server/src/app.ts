@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import { createRestHandler, type RestHandler } from "@kiln/rest-adapter";
 import { ensureRootUser, ServiceRuntime } from "@kiln/services";
 import { migrateToLatest, type OpenDatabase, openDatabase, Stores } from "@kiln/storage-kysely";
-import type { Config } from "./config.js";
+import { type Config, ConfigError } from "./config.js";
 import { ensureDataDir, loadOrCreateSecretKey } from "./data-dir.js";
 import { createHttpServer } from "./http-server.js";
 import type { Logger } from "./logger.js";
@@ -17,7 +17,12 @@ export interface Backend {
 export async function openBackend(config: Config): Promise<Backend> {
   ensureDataDir(config.dataDir);
   const secretKey = loadOrCreateSecretKey(config.dataDir);
-  const database = await openDatabase(config.database);
+  let database: OpenDatabase;
+  try {
+    database = await openDatabase(config.database);
+  } catch (error) {
+    throw new ConfigError(`cannot open the database: ${(error as Error).message}`, { cause: error });
+  }
   try {
     await migrateToLatest(database.db);
   } catch (error) {
@@ -76,9 +81,12 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     baseUrl,
     stop: async (graceMs = 10_000) => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive connections become idle as their last response ends: close them as they do.
+      const idle = setInterval(() => server.closeIdleConnections(), 50);
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       await closed;
+      clearInterval(idle);
       clearTimeout(timer);
       await database.close();
     },

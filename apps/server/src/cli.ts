@@ -84,11 +84,8 @@ const commands: Record<string, Handler> = {
     });
     if (!values.user) throw new ConfigError("--user is required (see kiln token create --help)");
     return withSystemCaller(async (system) => {
-      const user = await system.users.list({ username: values.user });
-      const owner = user.items[0]?.user;
-      if (!owner) throw new ConfigError(`no user named "${values.user}"`);
       const token = await system.tokens.createPersonal({
-        user_id: owner.id,
+        username: values.user as string,
         name: values.name,
         ...(values["expires-at"] ? { expires_at: values["expires-at"] } : {}),
       });

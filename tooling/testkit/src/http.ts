@@ -1,3 +1,5 @@
+import { request as httpRequest } from "node:http";
+
 /** A request to the server under test. */
 export interface ApiRequest {
   method?: string;
@@ -6,10 +8,12 @@ export interface ApiRequest {
   /** Sent as the `PRIVATE-TOKEN` header. */
   token?: string;
   query?: Record<string, string | number | boolean | (string | number)[]>;
-  /** Sent as a JSON body. */
+  /** Sent as a JSON body (on any method, GET included). */
   json?: unknown;
   /** Sent as `application/x-www-form-urlencoded`. */
   form?: Record<string, string | number | boolean>;
+  /** Sent as is, with the given headers (set `Content-Type` yourself). */
+  body?: string | Buffer;
   headers?: Record<string, string>;
 }
 
@@ -31,25 +35,45 @@ export function apiUrl(baseUrl: string, path: string, query: ApiRequest["query"]
   return url.toString();
 }
 
-/** Sends one request with `fetch` and reads the whole answer. */
-export async function call<T = unknown>(baseUrl: string, request: ApiRequest): Promise<ApiResponse<T>> {
-  const headers: Record<string, string> = { ...request.headers };
-  if (request.token !== undefined) headers["PRIVATE-TOKEN"] = request.token;
-  let body: string | undefined;
+function encodeBody(request: ApiRequest, headers: Record<string, string>): string | Buffer | undefined {
   if (request.json !== undefined) {
     headers["Content-Type"] = "application/json";
-    body = JSON.stringify(request.json);
-  } else if (request.form !== undefined) {
-    headers["Content-Type"] = "application/x-www-form-urlencoded";
-    body = new URLSearchParams(Object.entries(request.form).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    return JSON.stringify(request.json);
   }
-  const response = await fetch(apiUrl(baseUrl, request.path, request.query), {
-    method: request.method ?? "GET",
-    headers,
-    ...(body !== undefined ? { body } : {}),
+  if (request.form !== undefined) {
+    headers["Content-Type"] = "application/x-www-form-urlencoded";
+    return new URLSearchParams(Object.entries(request.form).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  }
+  return request.body;
+}
+
+/** Sends one request over a fresh connection and reads the whole answer. */
+export function call<T = unknown>(baseUrl: string, request: ApiRequest): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...request.headers };
+  if (request.token !== undefined) headers["PRIVATE-TOKEN"] = request.token;
+  const body = encodeBody(request, headers);
+  if (body !== undefined) headers["Content-Length"] = String(Buffer.byteLength(body));
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      apiUrl(baseUrl, request.path, request.query),
+      { method: request.method ?? "GET", headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("error", reject);
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          const responseHeaders = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(", ") : value);
+          }
+          let parsed: unknown = text;
+          if ((res.headers["content-type"] ?? "").includes("json") && text !== "") parsed = JSON.parse(text);
+          resolve({ status: res.statusCode ?? 0, headers: responseHeaders, body: parsed as T, text });
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
   });
-  const text = await response.text();
-  let parsed: unknown = text;
-  if ((response.headers.get("content-type") ?? "").includes("json") && text !== "") parsed = JSON.parse(text);
-  return { status: response.status, headers: response.headers, body: parsed as T, text };
 }

@@ -27,6 +27,8 @@ export interface KilnProcess {
   port: number;
   dataDir: string;
   rootPassword: string;
+  /** The Kiln environment the server runs with (data dir, database URL), for running the CLI beside it. */
+  kilnEnv: Record<string, string>;
   /** Every JSON log line the server printed so far. */
   logs: Record<string, unknown>[];
   /** Milliseconds from spawn to the "listening" log line. */
@@ -102,11 +104,12 @@ export async function startKiln(options: StartOptions): Promise<KilnProcess> {
     port,
     dataDir,
     rootPassword,
+    kilnEnv: Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith("KILN_") || key === "DATABASE_URL")),
     logs,
     readyMs,
     process: child,
     stop: async ({ remove = true } = {}) => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      if (!child.killed && child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       const code = await exited;
       if (remove) {
         if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });

@@ -8,6 +8,8 @@ import { authedProcedure, publicProcedure, router } from "../trpc.js";
 const CreateTokenInput = z.object({
   /** The user the token acts as; defaults to the caller. */
   user_id: Id.optional(),
+  /** Alternatively, the user's username. */
+  username: z.string().optional(),
   name: ShortText.min(1, { error: "can't be blank" }),
   /** `YYYY-MM-DD`; the token stops working at the start of that day (UTC). */
   expires_at: z.iso.date().optional(),
@@ -15,7 +17,6 @@ const CreateTokenInput = z.object({
 
 /** Whose tokens the caller may manage: their own, or anyone's for administrators and the CLI. */
 function ownerFor(ctx: Context, requested: number | undefined): number {
-  if (!ctx.system && !ctx.actor) throw unauthenticated();
   const self = ctx.actor?.user.id;
   const admin = ctx.system || Boolean(ctx.actor?.user.is_admin);
   const target = requested ?? self;
@@ -27,7 +28,10 @@ function ownerFor(ctx: Context, requested: number | undefined): number {
 /** Personal access tokens: minted, listed and revoked. The token is shown once, when minted. */
 export const tokensRouter = router({
   createPersonal: publicProcedure.input(CreateTokenInput).mutation(async ({ ctx, input }) => {
-    const userId = ownerFor(ctx, input.user_id);
+    if (!ctx.system && !ctx.actor) throw unauthenticated();
+    const named = input.username === undefined ? undefined : await ctx.runtime.stores.users.findByUsername(input.username);
+    if (input.username !== undefined && !named) throw notFound("User");
+    const userId = ownerFor(ctx, named?.id ?? input.user_id);
     if (!(await ctx.runtime.stores.users.findById(userId))) throw notFound("User");
     if (input.expires_at && Date.parse(input.expires_at) <= Date.now()) {
       throw invalid({ expires_at: ["must be in the future"] });

@@ -1,0 +1,94 @@
+// Starting the servers under test: Kiln itself (dist/main.js serve) and the two baselines.
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { setTimeout as sleep } from "node:timers/promises";
+import { startChild, waitForStdoutJson } from "./proc.mjs";
+
+const BENCH_DIR = fileURLToPath(new URL("..", import.meta.url));
+export const MAIN_JS = join(BENCH_DIR, "..", "dist", "main.js");
+
+/** A port that was free a moment ago (Kiln logs its port only at info level, so we choose it). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The environment of a child: ours, minus anything that would point Kiln elsewhere, plus `extra`. */
+function childEnv(extra) {
+  const env = { ...process.env, ...extra };
+  for (const name of ["DATABASE_URL", "KILN_BASE_URL", "NODE_OPTIONS"]) delete env[name];
+  return env;
+}
+
+/**
+ * Starts `node dist/main.js serve` on `dataDir`, its log (stdout and stderr) going to a file, and
+ * waits until it answers HTTP. `nodeArgs` are passed to node (e.g. --cpu-prof).
+ */
+export async function startKiln({ label, dataDir, logDir, logLevel, rootPassword, nodeArgs = [] }) {
+  const port = await freePort();
+  const logFile = join(logDir, `kiln-${label}.log`);
+  const env = childEnv({
+    PORT: String(port),
+    KILN_DATA_DIR: dataDir,
+    KILN_ROOT_PASSWORD: rootPassword,
+    LOG_LEVEL: logLevel,
+  });
+  const handle = startChild(`kiln (${label})`, process.execPath, [...nodeArgs, MAIN_JS, "serve"], {
+    env,
+    logFile,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (!handle.running) throw new Error(`${handle.name} exited at start; see its log ${logFile}`);
+    try {
+      const res = await fetch(`${url}/api/v3/user`); // 401 without a token: the server is up
+      await res.arrayBuffer();
+      return { handle, url, logFile };
+    } catch {
+      await sleep(100);
+    }
+  }
+  throw new Error(`${handle.name} did not answer on ${url} within 30 s`);
+}
+
+/** Starts one of the baseline servers in bench/servers/; it prints its port on stdout. */
+export async function startBaseline(label, script, args = [], extraEnv = {}) {
+  const handle = startChild(label, process.execPath, [join(BENCH_DIR, "servers", script), ...args], {
+    env: childEnv({ PORT: "0", ...extraEnv }),
+  });
+  const { port } = await waitForStdoutJson(handle);
+  return { handle, url: `http://127.0.0.1:${port}` };
+}
+
+/** `POST /api/v3/session`; resolves to the private token. */
+export async function signIn(url, login, password) {
+  const res = await fetch(`${url}/api/v3/session`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ login, password }),
+  });
+  const body = await res.json();
+  if (res.status !== 201 && res.status !== 200) {
+    throw new Error(`sign-in as ${login} failed: ${res.status} ${JSON.stringify(body)}`);
+  }
+  return body.private_token;
+}
+
+/** One GET, for checking a case before loading it: status, selected headers, body bytes and parsed body. */
+export async function probe(url, headers = {}) {
+  const res = await fetch(url, { headers });
+  const text = await res.text();
+  let body = null;
+  try {
+    body = JSON.parse(text);
+  } catch {}
+  return { status: res.status, total: res.headers.get("x-total"), bytes: Buffer.byteLength(text), body };
+}

@@ -1,0 +1,96 @@
+import { DomainError, type ErrorKind, invalid, missingParam, notFound } from "@kiln/domain";
+import { TRPCError } from "@trpc/server";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { errorReply } from "./errors.js";
+import { BodyError } from "./request/body.js";
+
+describe("errorReply", () => {
+  // A Record, so a new ErrorKind fails the typecheck until its status is decided here.
+  const statuses: Record<Exclude<ErrorKind, "validation" | "not_modified">, number> = {
+    unauthenticated: 401,
+    forbidden: 403,
+    not_found: 404,
+    conflict: 409,
+    missing_param: 400,
+    bad_request: 400,
+    not_allowed: 405,
+    not_acceptable: 406,
+    unprocessable: 422,
+    too_large: 413,
+  };
+
+  it.each(Object.entries(statuses) as [ErrorKind, number][]  )("answers a %s DomainError with %i and its message", (kind, status) => {
+    const error = new DomainError(kind, `message for ${kind}`);
+    expect(errorReply(error)).toEqual({ status, body: { message: `message for ${kind}` } });
+  });
+
+  it("answers a validation error with 400 and the field map as message", () => {
+    const error = invalid({ email: ["is invalid"], password: ["is too short (minimum is 8 characters)"] });
+    expect(errorReply(error)).toEqual({
+      status: 400,
+      body: { message: { email: ["is invalid"], password: ["is too short (minimum is 8 characters)"] } },
+    });
+  });
+
+  it("answers not_modified with 304 and no body", () => {
+    expect(errorReply(new DomainError("not_modified", "304 Not Modified"))).toEqual({
+      status: 304,
+      body: undefined,
+    });
+  });
+
+  it("unwraps a TRPCError whose cause is a DomainError", () => {
+    const wrapped = new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: notFound("User") });
+    expect(errorReply(wrapped)).toEqual({ status: 404, body: { message: "404 User Not Found" } });
+
+    const missing = new TRPCError({ code: "BAD_REQUEST", cause: missingParam("title") });
+    expect(errorReply(missing)).toEqual({ status: 400, body: { message: '400 (Bad request) "title" not given' } });
+  });
+
+  it("answers body errors with 413 or 400 and their message", () => {
+    expect(errorReply(new BodyError("too_large", "413 Request Entity Too Large"))).toEqual({
+      status: 413,
+      body: { message: "413 Request Entity Too Large" },
+    });
+    expect(errorReply(new BodyError("malformed", "400 (Bad request) body is not valid JSON"))).toEqual({
+      status: 400,
+      body: { message: "400 (Bad request) body is not valid JSON" },
+    });
+  });
+
+  it("answers a ZodError from a procedure with a generic 400 and reports it as internal", () => {
+    const zodError = z.object({ id: z.number() }).safeParse({ id: "x" }).error;
+    const wrapped = new TRPCError({ code: "BAD_REQUEST", cause: zodError });
+    const reply = errorReply(wrapped);
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ message: "400 (Bad request) invalid parameters" });
+    expect(reply.internal).toBe(wrapped);
+  });
+
+  it("answers an unknown error with a bare 500 that leaks nothing, keeping the error as internal", () => {
+    const bug = new Error("connection string postgres://user:hunter2@db");
+    const reply = errorReply(bug);
+    expect(reply.status).toBe(500);
+    expect(JSON.stringify(reply.body)).toBe('{"message":"500 Internal Server Error"}');
+    expect(JSON.stringify(reply.body)).not.toContain("hunter2");
+    expect(reply.internal).toBe(bug);
+  });
+
+  it("answers a TRPCError without a DomainError cause as a bare 500", () => {
+    const bug = new TypeError("cannot read properties of undefined (reading 'id')");
+    const wrapped = new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "secret detail", cause: bug });
+    const reply = errorReply(wrapped);
+    expect(reply.status).toBe(500);
+    expect(JSON.stringify(reply.body)).toBe('{"message":"500 Internal Server Error"}');
+    expect(reply.internal).toBe(wrapped);
+  });
+
+  it("answers thrown non-errors as a bare 500", () => {
+    for (const thrown of ["boom", 42, null, undefined, { message: "not an Error" }]) {
+      const reply = errorReply(thrown);
+      expect(reply).toMatchObject({ status: 500, body: { message: "500 Internal Server Error" } });
+      expect(reply).toHaveProperty("internal", thrown);
+    }
+  });
+});
