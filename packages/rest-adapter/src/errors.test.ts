@@ -20,10 +20,13 @@ describe("errorReply", () => {
     too_large: 413,
   };
 
-  it.each(Object.entries(statuses) as [ErrorKind, number][]  )("answers a %s DomainError with %i and its message", (kind, status) => {
-    const error = new DomainError(kind, `message for ${kind}`);
-    expect(errorReply(error)).toEqual({ status, body: { message: `message for ${kind}` } });
-  });
+  it.each(Object.entries(statuses) as [ErrorKind, number][])(
+    "answers a %s DomainError with %i and its message",
+    (kind, status) => {
+      const error = new DomainError(kind, `message for ${kind}`);
+      expect(errorReply(error)).toEqual({ status, body: { message: `message for ${kind}` } });
+    },
+  );
 
   it("answers a validation error with 400 and the field map as message", () => {
     const error = invalid({ email: ["is invalid"], password: ["is too short (minimum is 8 characters)"] });
@@ -45,7 +48,10 @@ describe("errorReply", () => {
     expect(errorReply(wrapped)).toEqual({ status: 404, body: { message: "404 User Not Found" } });
 
     const missing = new TRPCError({ code: "BAD_REQUEST", cause: missingParam("title") });
-    expect(errorReply(missing)).toEqual({ status: 400, body: { message: '400 (Bad request) "title" not given' } });
+    expect(errorReply(missing)).toEqual({
+      status: 400,
+      body: { message: '400 (Bad request) "title" not given' },
+    });
   });
 
   it("answers body errors with 413 or 400 and their message", () => {

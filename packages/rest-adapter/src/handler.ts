@@ -71,7 +71,11 @@ export function createRestHandler(options: RestOptions): RestHandler {
 }
 
 /** Decodes parameters; a path parameter that fails its schema means no such resource (404), as in GitLab. */
-function decodeRouteParams(schema: Parameters<typeof decodeParams>[0], params: Record<string, unknown>, path: Record<string, string>) {
+function decodeRouteParams(
+  schema: Parameters<typeof decodeParams>[0],
+  params: Record<string, unknown>,
+  path: Record<string, string>,
+) {
   try {
     return decodeParams(schema, params);
   } catch (error) {

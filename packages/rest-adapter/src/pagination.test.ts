@@ -65,9 +65,10 @@ describe("paginationHeaders", () => {
       "X-Page": "1",
       "X-Next-Page": "",
       "X-Prev-Page": "",
-      Link: [`<${url("page=1&per_page=20")}>; rel="first"`, `<${url("page=0&per_page=20")}>; rel="last"`].join(
-        ", ",
-      ),
+      Link: [
+        `<${url("page=1&per_page=20")}>; rel="first"`,
+        `<${url("page=0&per_page=20")}>; rel="last"`,
+      ].join(", "),
     });
   });
 
@@ -134,7 +135,9 @@ describe("paginationHeaders", () => {
       ["name", "été"],
     ];
     const link = paginationHeaders(page(1, 20, 1, 1), BASE, PATH, query)["Link"];
-    expect(link).toContain(`<${url("name=%C3%A9t%C3%A9&page=1&per_page=20&search=a%26b%3Dc%2Fd")}>; rel="first"`);
+    expect(link).toContain(
+      `<${url("name=%C3%A9t%C3%A9&page=1&per_page=20&search=a%26b%3Dc%2Fd")}>; rel="first"`,
+    );
   });
 
   it("builds absolute URLs from the base URL, including a base path", () => {

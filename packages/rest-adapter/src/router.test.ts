@@ -80,7 +80,10 @@ describe("RouteTable", () => {
 
   it("ignores trailing slashes", () => {
     expect(matched("GET", "/projects/")).toEqual({ path: "/projects", params: {} });
-    expect(matched("GET", "/projects/9/members/")).toEqual({ path: "/projects/:id/members", params: { id: "9" } });
+    expect(matched("GET", "/projects/9/members/")).toEqual({
+      path: "/projects/:id/members",
+      params: { id: "9" },
+    });
   });
 
   it("does not match an empty segment as a parameter", () => {
@@ -101,7 +104,9 @@ describe("RouteTable", () => {
   });
 
   it("refuses two parameter names at the same position", () => {
-    expect(() => new RouteTable([def("GET", "/users/:id"), def("PUT", "/users/:user_id")])).toThrow(/clashes/);
+    expect(() => new RouteTable([def("GET", "/users/:id"), def("PUT", "/users/:user_id")])).toThrow(
+      /clashes/,
+    );
   });
 
   it("allows the same path with different methods", () => {

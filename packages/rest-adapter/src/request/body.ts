@@ -47,7 +47,9 @@ function parseMultipart(req: IncomingMessage, limit: number): Promise<Params> {
     let size = 0;
     parser.on("field", (name, value) => pairs.push([name, value]));
     parser.on("file", (_name, stream) => stream.resume());
-    parser.on("error", () => reject(new BodyError("malformed", "400 (Bad request) malformed multipart body")));
+    parser.on("error", () =>
+      reject(new BodyError("malformed", "400 (Bad request) malformed multipart body")),
+    );
     parser.on("close", () => resolve(paramsFromPairs(pairs)));
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;

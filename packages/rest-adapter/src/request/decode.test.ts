@@ -52,13 +52,18 @@ describe("decodeParams coercion", () => {
   });
 
   it("refuses other strings for a boolean", () => {
-    expect(domainError(() => decodeParams(Flags, { flag: "maybe" })).fields).toEqual({ flag: ["is invalid"] });
+    expect(domainError(() => decodeParams(Flags, { flag: "maybe" })).fields).toEqual({
+      flag: ["is invalid"],
+    });
   });
 
   it("wraps a lone value in an array and converts its elements", () => {
     const Ids = z.object({ ids: z.array(z.number()), labels: z.array(z.string()) });
     expect(decodeParams(Ids, { ids: "7", labels: "bug" })).toEqual({ ids: [7], labels: ["bug"] });
-    expect(decodeParams(Ids, { ids: ["1", "2"], labels: ["a", "b"] })).toEqual({ ids: [1, 2], labels: ["a", "b"] });
+    expect(decodeParams(Ids, { ids: ["1", "2"], labels: ["a", "b"] })).toEqual({
+      ids: [1, 2],
+      labels: ["a", "b"],
+    });
   });
 
   it("turns numbers into strings for string fields", () => {
@@ -177,7 +182,9 @@ describe("decodeParams with the v3 schemas", () => {
   });
 
   it("decodes GET /users filters and pagination from query strings", () => {
-    expect(decodeParams(ListUsersInput, { page: "2", per_page: "50", active: "true", search: "ali" })).toEqual({
+    expect(
+      decodeParams(ListUsersInput, { page: "2", per_page: "50", active: "true", search: "ali" }),
+    ).toEqual({
       page: 2,
       per_page: 50,
       active: true,

@@ -18,7 +18,10 @@ function baseOf(schema: z.ZodType): z.ZodType {
   let current = schema;
   for (;;) {
     const def = defOf(current);
-    if (def.innerType && ["optional", "nullable", "default", "prefault", "readonly", "catch"].includes(def.type)) {
+    if (
+      def.innerType &&
+      ["optional", "nullable", "default", "prefault", "readonly", "catch"].includes(def.type)
+    ) {
       current = def.innerType;
     } else if (def.type === "pipe" && def.in) {
       current = def.in;
@@ -60,7 +63,9 @@ export function coerce(value: unknown, schema: z.ZodType): unknown {
       return def.element ? items.map((item) => coerce(item, def.element as z.ZodType)) : items;
     }
     case "object":
-      return typeof value === "object" && value !== null && def.shape ? coerceObject(value as Params, def.shape) : value;
+      return typeof value === "object" && value !== null && def.shape
+        ? coerceObject(value as Params, def.shape)
+        : value;
     default:
       return value;
   }

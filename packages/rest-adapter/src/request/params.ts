@@ -31,7 +31,9 @@ function assign(params: Params, name: string, value: string): void {
   }
   const current = params[key];
   const nested: Params =
-    typeof current === "object" && current !== null && !Array.isArray(current) ? (current as Params) : Object.create(null);
+    typeof current === "object" && current !== null && !Array.isArray(current)
+      ? (current as Params)
+      : Object.create(null);
   // `a[b][c]` has inner `b][c`: assign `b[c]` inside `a`, one level down by the same rule.
   const close = inner.indexOf("]");
   const rest = close < 0 ? inner : `${inner.slice(0, close)}${inner.slice(close + 1)}]`;

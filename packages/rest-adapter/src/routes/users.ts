@@ -1,4 +1,11 @@
-import { AddSshKeyInput, CreateUserInput, ListUsersInput, SshKeyIdInput, UpdateUserInput, UserIdInput } from "@kiln/schemas";
+import {
+  AddSshKeyInput,
+  CreateUserInput,
+  ListUsersInput,
+  SshKeyIdInput,
+  UpdateUserInput,
+  UserIdInput,
+} from "@kiln/schemas";
 import type { UserView } from "@kiln/services";
 import { z } from "zod";
 import {
@@ -24,7 +31,9 @@ export const userRoutes: Route[] = [
     params: NoParams,
     call: (api) => api.users.me(),
     present: ({ user, privateToken }, context) =>
-      privateToken ? presentUserWithPrivateToken(user, privateToken, context) : presentUserPublic(user, context),
+      privateToken
+        ? presentUserWithPrivateToken(user, privateToken, context)
+        : presentUserPublic(user, context),
   }),
   listRoute({
     method: "GET",
@@ -38,7 +47,8 @@ export const userRoutes: Route[] = [
     path: "/users/:id",
     params: UserIdInput,
     call: (api, input) => api.users.get(input),
-    present: ({ user, full }, context) => (full ? presentUserPublic(user, context) : presentUser(user, context)),
+    present: ({ user, full }, context) =>
+      full ? presentUserPublic(user, context) : presentUser(user, context),
   }),
   route({
     method: "POST",

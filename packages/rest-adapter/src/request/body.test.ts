@@ -1,0 +1,185 @@
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BodyError, readBodyParams } from "./body.js";
+
+const LIMIT = 1024;
+
+/** What the test server answers: the params it read, or the BodyError it got. */
+type Outcome = { params: Record<string, unknown> } | { error: { reason: string; message: string } };
+
+let server: Server;
+let origin: string;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    readBodyParams(req, LIMIT).then(
+      (params) => res.end(JSON.stringify({ params })),
+      (error: unknown) => {
+        if (!(error instanceof BodyError)) {
+          res.statusCode = 500;
+          res.end(JSON.stringify({ unexpected: String(error) }));
+          return;
+        }
+        res.end(JSON.stringify({ error: { reason: error.reason, message: error.message } }));
+      },
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function send(init: RequestInit): Promise<Outcome> {
+  const response = await fetch(`${origin}/`, { method: "POST", ...init });
+  expect(response.status).toBe(200);
+  return (await response.json()) as Outcome;
+}
+
+const json = (body: string, method = "POST") =>
+  send({ method, headers: { "Content-Type": "application/json" }, body });
+
+/** A request with a body on any method (fetch refuses bodies on GET). */
+function raw(method: string, headers: Record<string, string>, body: string): Promise<Outcome> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${origin}/`, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")) as Outcome));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("readBodyParams", () => {
+  it("reads a JSON object body, keeping its types", async () => {
+    expect(await json('{"name":"Alice","admin":true,"projects_limit":3,"labels":["a","b"]}')).toEqual({
+      params: { name: "Alice", admin: true, projects_limit: 3, labels: ["a", "b"] },
+    });
+  });
+
+  it("reads JSON with a charset parameter and +json media types", async () => {
+    const headers = { "Content-Type": "application/vnd.api+json; charset=utf-8" };
+    expect(await send({ headers, body: '{"a":1}' })).toEqual({ params: { a: 1 } });
+  });
+
+  it("refuses a JSON array body as malformed", async () => {
+    expect(await json('[{"name":"Alice"}]')).toEqual({
+      error: { reason: "malformed", message: "400 (Bad request) JSON body must be an object" },
+    });
+  });
+
+  it("refuses a JSON scalar body as malformed", async () => {
+    expect(await json('"name"')).toMatchObject({ error: { reason: "malformed" } });
+  });
+
+  it("refuses invalid JSON as malformed", async () => {
+    expect(await json('{"name": "Alice"')).toEqual({
+      error: { reason: "malformed", message: "400 (Bad request) body is not valid JSON" },
+    });
+  });
+
+  it("reads an empty JSON body as no params", async () => {
+    expect(await json("")).toEqual({ params: {} });
+  });
+
+  it("reads a urlencoded form with key[] arrays and nested keys", async () => {
+    const body = new URLSearchParams([
+      ["title", "my key"],
+      ["labels[]", "bug"],
+      ["labels[]", "ui"],
+      ["user[name]", "Alice"],
+    ]);
+    expect(await send({ body })).toEqual({
+      params: { title: "my key", labels: ["bug", "ui"], user: { name: "Alice" } },
+    });
+  });
+
+  it("reads multipart/form-data fields and skips files", async () => {
+    const body = new FormData();
+    body.append("title", "my key");
+    body.append("labels[]", "bug");
+    body.append("labels[]", "ui");
+    body.append("avatar", new Blob(["not read"]), "avatar.png");
+    expect(await send({ body })).toEqual({ params: { title: "my key", labels: ["bug", "ui"] } });
+  });
+
+  it("refuses a multipart body without a boundary as malformed", async () => {
+    const headers = { "Content-Type": "multipart/form-data" };
+    expect(await send({ headers, body: "title=x" })).toEqual({
+      error: { reason: "malformed", message: "400 (Bad request) malformed multipart body" },
+    });
+  });
+
+  it("refuses a JSON body over the limit", async () => {
+    const big = JSON.stringify({ bio: "x".repeat(LIMIT) });
+    expect(await json(big)).toEqual({
+      error: { reason: "too_large", message: "413 Request Entity Too Large" },
+    });
+  });
+
+  it("accepts a JSON body of exactly the limit", async () => {
+    const filler = "x".repeat(LIMIT - '{"bio":""}'.length);
+    expect(await json(JSON.stringify({ bio: filler }))).toEqual({ params: { bio: filler } });
+  });
+
+  it("refuses a chunked body that passes the limit without declaring its length", async () => {
+    const chunk = new TextEncoder().encode(" ".repeat(512));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 4) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const outcome = await send({ headers: { "Content-Type": "application/json" }, body, duplex: "half" });
+    expect(outcome).toEqual({ error: { reason: "too_large", message: "413 Request Entity Too Large" } });
+  });
+
+  it("refuses a multipart body over the limit", async () => {
+    const body = new FormData();
+    body.append("bio", "x".repeat(LIMIT * 2));
+    expect(await send({ body })).toEqual({
+      error: { reason: "too_large", message: "413 Request Entity Too Large" },
+    });
+  });
+
+  it("refuses a body of an unknown type over the limit", async () => {
+    const headers = { "Content-Type": "text/plain" };
+    expect(await send({ headers, body: "x".repeat(LIMIT + 1) })).toMatchObject({
+      error: { reason: "too_large" },
+    });
+  });
+
+  it("reads a JSON body sent with GET", async () => {
+    const outcome = await raw("GET", { "Content-Type": "application/json" }, '{"private_token":"abc"}');
+    expect(outcome).toEqual({ params: { private_token: "abc" } });
+  });
+
+  it("ignores a body of an unknown content type", async () => {
+    expect(await send({ headers: { "Content-Type": "text/plain" }, body: '{"name":"Alice"}' })).toEqual({
+      params: {},
+    });
+    expect(
+      await send({ headers: { "Content-Type": "application/xml" }, body: "<name>Alice</name>" }),
+    ).toEqual({
+      params: {},
+    });
+  });
+
+  it("answers no params for a request without a body", async () => {
+    expect(await send({ method: "GET" })).toEqual({ params: {} });
+  });
+
+  it("keeps a JSON __proto__ key as data without polluting objects", async () => {
+    expect(await json('{"__proto__":{"polluted":true},"a":1}')).toEqual({
+      params: { ["__proto__"]: { polluted: true }, a: 1 },
+    });
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+  });
+});
