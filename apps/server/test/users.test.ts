@@ -43,6 +43,10 @@ onEachDatabase("users API", (ctx) => {
     expect(byUsername.body.map((u) => u.username)).toEqual(["carol"]);
     const search = await ctx().api<{ username: string }[]>({ path: "/users", token: root(), query: { search: "RO" } });
     expect(search.body.map((u) => u.username)).toEqual(["root", "carol"]);
+    // emails are private: only administrators find users by them
+    const byEmail = { path: "/users", query: { search: "alice@example" } };
+    expect((await ctx().api<unknown[]>({ ...byEmail, token: alice.token })).body).toEqual([]);
+    expect((await ctx().api<unknown[]>({ ...byEmail, token: root() })).body).toHaveLength(1);
   });
 
   it("paginates with v3 headers and absolute Link URLs that keep filters but never tokens", async () => {

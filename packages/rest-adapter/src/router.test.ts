@@ -60,6 +60,11 @@ describe("RouteTable", () => {
     });
   });
 
+  it("lets a parameter route that takes the method win over a static one that does not", () => {
+    expect(matched("DELETE", "/projects/owned")).toEqual({ path: "/projects/:id", params: { id: "owned" } });
+    expect(matched("POST", "/projects/owned")).toEqual({ kind: "wrong_method", allowed: ["GET"] });
+  });
+
   it("answers wrong_method with the methods the path allows", () => {
     const match = table.match("POST", "/projects/5");
     expect(match.kind).toBe("wrong_method");

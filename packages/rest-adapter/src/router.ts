@@ -38,7 +38,10 @@ export class RouteTable {
         node = node.param.node;
       } else {
         let next = node.statics.get(segment);
-        if (!next) node.statics.set(segment, (next = newNode()));
+        if (!next) {
+          next = newNode();
+          node.statics.set(segment, next);
+        }
         node = next;
       }
     }
@@ -46,24 +49,34 @@ export class RouteTable {
     node.routes.set(route.method, route);
   }
 
-  /** Finds the route for a method and a path relative to `/api/v3`. */
+  /**
+   * Finds the route for a method and a path relative to `/api/v3`. A path that only matches with
+   * another method is `wrong_method`; but a parameter route that accepts the method wins over a
+   * static one that does not (`DELETE /projects/owned` reaches `DELETE /projects/:id`, as in GitLab).
+   */
   match(method: string, path: string): Match {
     const segments = splitPath(path);
     const params: Record<string, string> = {};
-    const node = find(this.#root, segments, 0, params);
-    if (!node) return { kind: "none" };
-    const route = node.routes.get(method as Method);
+    const node = find(this.#root, segments, 0, params, (n) => n.routes.has(method as Method));
+    const route = node?.routes.get(method as Method);
     if (route) return { kind: "found", route, pathParams: params };
-    return { kind: "wrong_method", allowed: [...node.routes.keys()] };
+    const anyMethod = find(this.#root, segments, 0, {}, (n) => n.routes.size > 0);
+    return anyMethod ? { kind: "wrong_method", allowed: [...anyMethod.routes.keys()] } : { kind: "none" };
   }
 }
 
-function find(node: Node, segments: string[], index: number, params: Record<string, string>): Node | null {
-  if (index === segments.length) return node.routes.size > 0 ? node : null;
+function find(
+  node: Node,
+  segments: string[],
+  index: number,
+  params: Record<string, string>,
+  accepts: (node: Node) => boolean,
+): Node | null {
+  if (index === segments.length) return accepts(node) ? node : null;
   const segment = segments[index] as string;
   const next = node.statics.get(segment);
   if (next) {
-    const found = find(next, segments, index + 1, params);
+    const found = find(next, segments, index + 1, params, accepts);
     if (found) return found;
   }
   if (node.param && segment !== "") {
@@ -73,7 +86,7 @@ function find(node: Node, segments: string[], index: number, params: Record<stri
     } catch {
       return null;
     }
-    const found = find(node.param.node, segments, index + 1, params);
+    const found = find(node.param.node, segments, index + 1, params, accepts);
     if (found) {
       params[node.param.name] = value;
       return found;

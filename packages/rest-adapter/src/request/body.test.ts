@@ -46,11 +46,22 @@ const json = (body: string, method = "POST") =>
 /** A request with a body on any method (fetch refuses bodies on GET). */
 function raw(method: string, headers: Record<string, string>, body: string): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const req = request(`${origin}/`, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")) as Outcome));
-    });
+    const length = String(Buffer.byteLength(body));
+    const req = request(
+      `${origin}/`,
+      { method, headers: { ...headers, "Content-Length": length } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          try {
+            resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")) as Outcome);
+          } catch (error) {
+            reject(error);
+          }
+        });
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -138,6 +149,23 @@ describe("readBodyParams", () => {
       },
     });
     const outcome = await send({ headers: { "Content-Type": "application/json" }, body, duplex: "half" });
+    expect(outcome).toEqual({ error: { reason: "too_large", message: "413 Request Entity Too Large" } });
+  });
+
+  it("refuses a body that declares a length over the limit without waiting for it", async () => {
+    const outcome = await new Promise<Outcome>((resolve, reject) => {
+      const headers = { "Content-Type": "application/json", "Content-Length": String(100 * LIMIT) };
+      const req = request(`${origin}/`, { method: "POST", headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          req.destroy();
+          resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")) as Outcome);
+        });
+      });
+      req.on("error", reject);
+      req.write("{"); // the rest never comes
+    });
     expect(outcome).toEqual({ error: { reason: "too_large", message: "413 Request Entity Too Large" } });
   });
 

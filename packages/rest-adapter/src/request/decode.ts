@@ -92,8 +92,9 @@ function fieldErrors(issues: z.core.$ZodIssue[]): FieldErrors {
         ? "does not have a valid value"
         : "is invalid"
       : issue.message;
-    const messages = (fields[field] ??= []);
+    const messages = fields[field] ?? [];
     if (!messages.includes(message)) messages.push(message);
+    fields[field] = messages;
   }
   return fields;
 }

@@ -32,7 +32,7 @@ describe("paramsFromPairs", () => {
     expect(Object.getPrototypeOf(params)).toBeNull();
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
     expect(Object.keys(params)).toEqual(["__proto__", "a"]);
-    expect(params["__proto__"]).toBe("x");
+    expect(Object.getOwnPropertyDescriptor(params, "__proto__")?.value).toBe("x");
     expect(Object.getPrototypeOf(params["a"])).toBeNull();
   });
 

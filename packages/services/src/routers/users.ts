@@ -57,6 +57,7 @@ export const usersRouter = router({
     const page = await ctx.runtime.stores.users.list(
       {
         search: input.search,
+        searchEmails: admin,
         username: input.username,
         state,
         external: admin ? input.external : undefined,

@@ -57,6 +57,8 @@ export type UserPatch = {
 /** Filters of the user list. */
 export interface UserFilter {
   search?: string | undefined;
+  /** Whether `search` also matches email addresses (administrators only: emails are private). */
+  searchEmails?: boolean | undefined;
   username?: string | undefined;
   state?: User["state"] | undefined;
   external?: boolean | undefined;
@@ -182,12 +184,9 @@ export class UserStore {
     } else {
       if (filter.search) {
         const pattern = containsPattern(filter.search);
+        const columns = filter.searchEmails ? ["username", "name", "email"] : ["username", "name"];
         query = query.where((eb) =>
-          eb.or([
-            eb(sql`lower(username)`, "like", sql`${pattern} escape '\\'`),
-            eb(sql`lower(name)`, "like", sql`${pattern} escape '\\'`),
-            eb(sql`lower(email)`, "like", sql`${pattern} escape '\\'`),
-          ]),
+          eb.or(columns.map((column) => eb(sql`lower(${sql.ref(column)})`, "like", sql`${pattern} escape '\\'`))),
         );
       }
       if (filter.state) query = query.where("state", "=", filter.state);
