@@ -53,7 +53,10 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const { database, runtime } = await openBackend(config);
   const root = await ensureRootUser(runtime, config.rootPassword);
   if (root.created && root.generatedPassword) {
-    log.warn({ username: "root", password: root.generatedPassword }, "created the administrator; this password is shown once");
+    log.warn(
+      { username: "root", password: root.generatedPassword },
+      "created the administrator; this password is shown once",
+    );
   } else if (root.created) {
     log.info({ username: "root" }, "created the administrator with KILN_ROOT_PASSWORD");
   }

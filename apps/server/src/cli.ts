@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
 import { type Caller, createCaller, generateToken } from "@kiln/services";
-import { describeFailure } from "./failure.js";
 import { openBackend, startServer } from "./app.js";
 import { ConfigError, readConfig } from "./config.js";
+import { describeFailure } from "./failure.js";
 import { createLogger } from "./logger.js";
 import { USAGE } from "./usage.js";
 

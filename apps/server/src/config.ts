@@ -21,7 +21,8 @@ const LOG_LEVELS = new Set(["fatal", "error", "warn", "info", "debug", "trace", 
 function port(raw: string | undefined): number {
   if (raw === undefined || raw === "") return 8080;
   const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value > 65535) throw new ConfigError(`PORT must be a number from 0 to 65535, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || value > 65535)
+    throw new ConfigError(`PORT must be a number from 0 to 65535, got "${raw}"`);
   return value;
 }
 
@@ -36,14 +37,21 @@ function baseUrl(raw: string | undefined): string | null {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new ConfigError(`KILN_BASE_URL must use http or https, got "${raw}"`);
   }
-  if (url.search || url.hash) throw new ConfigError(`KILN_BASE_URL must not carry a query or fragment, got "${raw}"`);
+  if (url.search || url.hash)
+    throw new ConfigError(`KILN_BASE_URL must not carry a query or fragment, got "${raw}"`);
   return url.toString().replace(/\/+$/, "");
 }
 
-function database(raw: string | undefined, dataDir: string, synchronous: string | undefined): DatabaseLocation {
+function database(
+  raw: string | undefined,
+  dataDir: string,
+  synchronous: string | undefined,
+): DatabaseLocation {
   if (raw !== undefined && raw !== "") {
     if (!/^postgres(ql)?:\/\//.test(raw)) {
-      throw new ConfigError("DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite)");
+      throw new ConfigError(
+        "DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite)",
+      );
     }
     return { kind: "postgres", url: raw };
   }
@@ -51,7 +59,11 @@ function database(raw: string | undefined, dataDir: string, synchronous: string 
   if (sync !== "FULL" && sync !== "NORMAL") {
     throw new ConfigError(`KILN_SQLITE_SYNCHRONOUS must be FULL or NORMAL, got "${synchronous}"`);
   }
-  return { kind: "sqlite", filename: resolve(dataDir, "kiln.sqlite"), synchronous: sync as SqliteSynchronous };
+  return {
+    kind: "sqlite",
+    filename: resolve(dataDir, "kiln.sqlite"),
+    synchronous: sync as SqliteSynchronous,
+  };
 }
 
 /**
@@ -66,7 +78,8 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     throw new ConfigError("KILN_ROOT_PASSWORD must be at least 8 characters");
   }
   const logLevel = (env["LOG_LEVEL"] || "info").toLowerCase();
-  if (!LOG_LEVELS.has(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${[...LOG_LEVELS].join(", ")}`);
+  if (!LOG_LEVELS.has(logLevel))
+    throw new ConfigError(`LOG_LEVEL must be one of ${[...LOG_LEVELS].join(", ")}`);
   return {
     port: port(env["PORT"]),
     dataDir,

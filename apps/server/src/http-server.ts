@@ -16,7 +16,13 @@ export function createHttpServer(api: RestHandler, log: Logger): Server {
     const path = url.split("?", 1)[0];
     const done = (status: number, userId: number | null) =>
       log.info(
-        { method: req.method, path, status, ms: Math.round((performance.now() - started) * 100) / 100, user_id: userId },
+        {
+          method: req.method,
+          path,
+          status,
+          ms: Math.round((performance.now() - started) * 100) / 100,
+          user_id: userId,
+        },
         "request",
       );
     if (isApi(url)) {
@@ -31,7 +37,10 @@ export function createHttpServer(api: RestHandler, log: Logger): Server {
       );
       return;
     }
-    res.writeHead(404, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(NOT_FOUND) });
+    res.writeHead(404, {
+      "Content-Type": "application/json",
+      "Content-Length": Buffer.byteLength(NOT_FOUND),
+    });
     res.end(NOT_FOUND);
     req.resume();
     done(404, null);

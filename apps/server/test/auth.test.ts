@@ -1,4 +1,4 @@
-import { createUser, type TestUser } from "@kiln/testkit";
+import { type ApiRequest, createUser, type TestUser } from "@kiln/testkit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { onEachDatabase, runKiln } from "./support.js";
 
@@ -8,8 +8,8 @@ onEachDatabase("authentication", (ctx) => {
     alice = await createUser(ctx().server, ctx().root, "alice");
   });
 
-  const me = (request: Parameters<ReturnType<typeof ctx>["api"]>[0]) =>
-    ctx().api<{ username?: string; message?: string }>({ path: "/user", ...request });
+  const me = (request: Omit<ApiRequest, "path">) =>
+    ctx().api<{ username?: string; message?: string }>({ ...request, path: "/user" });
 
   it("accepts the private token as header, query parameter, form field or JSON field", async () => {
     const token = alice.token;
@@ -39,10 +39,18 @@ onEachDatabase("authentication", (ctx) => {
   it("refuses blocked users at once, and accepts them again when unblocked", async () => {
     const bob = await createUser(ctx().server, ctx().root, "bob");
     expect((await me({ token: bob.token })).status).toBe(200);
-    const blocked = await ctx().api({ method: "PUT", path: `/users/${bob.id}/block`, token: ctx().root.token });
+    const blocked = await ctx().api({
+      method: "PUT",
+      path: `/users/${bob.id}/block`,
+      token: ctx().root.token,
+    });
     expect(blocked).toMatchObject({ status: 200, body: true });
     expect((await me({ token: bob.token })).status).toBe(401);
-    const signIn = await ctx().api({ method: "POST", path: "/session", json: { login: "bob", password: "password123" } });
+    const signIn = await ctx().api({
+      method: "POST",
+      path: "/session",
+      json: { login: "bob", password: "password123" },
+    });
     expect(signIn.status).toBe(401);
     await ctx().api({ method: "PUT", path: `/users/${bob.id}/unblock`, token: ctx().root.token });
     expect((await me({ token: bob.token })).status).toBe(200);
@@ -55,7 +63,11 @@ onEachDatabase("authentication", (ctx) => {
       expect(byParam.body).toMatchObject({ username: "alice", private_token: alice.token });
       const byHeader = await me({ token: root, headers: { "PRIVATE-TOKEN": root, SUDO: String(alice.id) } });
       expect(byHeader.body.username).toBe("alice");
-      const acting = await ctx().api<{ id: number }[]>({ path: "/user/keys", token: root, query: { sudo: "alice" } });
+      const acting = await ctx().api<{ id: number }[]>({
+        path: "/user/keys",
+        token: root,
+        query: { sudo: "alice" },
+      });
       expect(acting.status).toBe(200);
     });
 
@@ -68,7 +80,9 @@ onEachDatabase("authentication", (ctx) => {
         status: 404,
         body: { message: "404 Not Found: No user id or username for: ghost" },
       });
-      expect(await me({ token: ctx().root.token, headers: { SUDO: "999999" } })).toMatchObject({ status: 404 });
+      expect(await me({ token: ctx().root.token, headers: { SUDO: "999999" } })).toMatchObject({
+        status: 404,
+      });
     });
 
     it("runs with the target's permissions, not the admin's", async () => {
@@ -92,7 +106,17 @@ onEachDatabase("authentication", (ctx) => {
       });
       expect(byLogin.status).toBe(201);
       expect(byLogin.body).toMatchObject({ username: "alice", private_token: alice.token, is_admin: false });
-      for (const key of ["email", "theme_id", "color_scheme_id", "projects_limit", "current_sign_in_at", "identities", "can_create_group", "can_create_project", "two_factor_enabled"]) {
+      for (const key of [
+        "email",
+        "theme_id",
+        "color_scheme_id",
+        "projects_limit",
+        "current_sign_in_at",
+        "identities",
+        "can_create_group",
+        "can_create_project",
+        "two_factor_enabled",
+      ]) {
         expect(byLogin.body).toHaveProperty(key);
       }
       const byEmail = await ctx().api({
@@ -104,12 +128,22 @@ onEachDatabase("authentication", (ctx) => {
     });
 
     it("answers 401 for wrong credentials and 400 for missing ones", async () => {
-      const wrong = await ctx().api({ method: "POST", path: "/session", json: { login: "alice", password: "wrong-one" } });
+      const wrong = await ctx().api({
+        method: "POST",
+        path: "/session",
+        json: { login: "alice", password: "wrong-one" },
+      });
       expect(wrong).toMatchObject({ status: 401, body: { message: "401 Unauthorized" } });
       const noPassword = await ctx().api({ method: "POST", path: "/session", json: { login: "alice" } });
-      expect(noPassword).toMatchObject({ status: 400, body: { message: '400 (Bad request) "password" not given' } });
+      expect(noPassword).toMatchObject({
+        status: 400,
+        body: { message: '400 (Bad request) "password" not given' },
+      });
       const noLogin = await ctx().api({ method: "POST", path: "/session", json: { password: "x" } });
-      expect(noLogin).toMatchObject({ status: 400, body: { message: '400 (Bad request) "login" not given' } });
+      expect(noLogin).toMatchObject({
+        status: 400,
+        body: { message: '400 (Bad request) "login" not given' },
+      });
     });
   });
 });

@@ -9,7 +9,8 @@ describe("kiln --help", () => {
   it("lists the commands, and each command explains its options", async () => {
     const overview = await runKiln(["--help"], {});
     expect(overview.code).toBe(0);
-    for (const command of ["serve", "migrate", "user create", "token create"]) expect(overview.stdout).toContain(command);
+    for (const command of ["serve", "migrate", "user create", "token create"])
+      expect(overview.stdout).toContain(command);
     for (const [args, text] of [
       [["serve", "--help"], "KILN_ROOT_PASSWORD"],
       [["migrate", "--help"], "migrations"],
@@ -51,7 +52,18 @@ describe("operator commands on a data dir", () => {
     expect(made.code).toBe(0);
     expect(made.stdout).toMatch(/^created user alice \(id \d+\)\npassword: [A-Za-z0-9]{20}\n$/);
     const again = await runKiln(
-      ["user", "create", "--username", "alice", "--email", "other@example.com", "--name", "x", "--password", "password123"],
+      [
+        "user",
+        "create",
+        "--username",
+        "alice",
+        "--email",
+        "other@example.com",
+        "--name",
+        "x",
+        "--password",
+        "password123",
+      ],
       env(),
     );
     expect(again).toMatchObject({ code: 1, stderr: "kiln: Username has already been taken\n" });
@@ -62,12 +74,26 @@ describe("operator commands on a data dir", () => {
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toMatch(/^kiln: .*email.*\n$/);
     const missing = await runKiln(["user", "create", "--username", "carol"], env());
-    expect(missing).toMatchObject({ code: 1, stderr: "kiln: --email is required (see kiln user create --help)\n" });
+    expect(missing).toMatchObject({
+      code: 1,
+      stderr: "kiln: --email is required (see kiln user create --help)\n",
+    });
   });
 
   it("token create prints a personal access token once, which then authenticates", async () => {
     await runKiln(
-      ["user", "create", "--username", "dave", "--email", "dave@example.com", "--name", "Dave", "--password", "password123"],
+      [
+        "user",
+        "create",
+        "--username",
+        "dave",
+        "--email",
+        "dave@example.com",
+        "--name",
+        "Dave",
+        "--password",
+        "password123",
+      ],
       env(),
     );
     const minted = await runKiln(["token", "create", "--user", "dave", "--name", "laptop"], env());

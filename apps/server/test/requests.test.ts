@@ -24,7 +24,13 @@ onEachDatabase("v3 request conventions", (ctx) => {
     });
     expect(mixed).toMatchObject({ status: 201, body: { username: "q2", name: "from-body" } });
     const form = new FormData();
-    for (const [k, v] of Object.entries({ username: "q3", email: "q3@example.com", name: "M", password: "password123", admin: "0" })) {
+    for (const [k, v] of Object.entries({
+      username: "q3",
+      email: "q3@example.com",
+      name: "M",
+      password: "password123",
+      admin: "0",
+    })) {
       form.append(k, v);
     }
     const encoded = new Request("http://x/", { method: "POST", body: form });
@@ -55,7 +61,10 @@ onEachDatabase("v3 request conventions", (ctx) => {
   });
 
   it("answers unknown routes under /api/v3 with 404 and a wrong method with 405", async () => {
-    expect(await ctx().api({ path: "/no/such/thing", token })).toMatchObject({ status: 404, body: { message: "404 Not Found" } });
+    expect(await ctx().api({ path: "/no/such/thing", token })).toMatchObject({
+      status: 404,
+      body: { message: "404 Not Found" },
+    });
     expect(await ctx().api({ path: "/no/such/thing" })).toMatchObject({ status: 404 });
     expect(await ctx().api({ method: "PATCH", path: "/user", token })).toMatchObject({
       status: 405,
@@ -102,11 +111,13 @@ describe("request log", () => {
       await call(server.url, { path: "/users", token: root.token });
       await new Promise((resolve) => setTimeout(resolve, 100));
       const requests = server.logs.filter((line) => line["msg"] === "request");
-      expect(requests.map((line) => [line["method"], line["path"], line["status"], line["user_id"]])).toEqual([
-        ["POST", "/api/v3/session", 201, null],
-        ["GET", "/api/v3/user", 200, root.id],
-        ["GET", "/api/v3/users", 200, root.id],
-      ]);
+      expect(requests.map((line) => [line["method"], line["path"], line["status"], line["user_id"]])).toEqual(
+        [
+          ["POST", "/api/v3/session", 201, null],
+          ["GET", "/api/v3/user", 200, root.id],
+          ["GET", "/api/v3/users", 200, root.id],
+        ],
+      );
       for (const line of requests) expect(typeof line["ms"]).toBe("number");
       const everything = JSON.stringify(server.logs);
       expect(everything).not.toContain(root.token);

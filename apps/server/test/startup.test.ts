@@ -35,14 +35,21 @@ describe("first start", () => {
     const first = await start({ dataDir, env: { KILN_ROOT_PASSWORD: "first-password" } });
     const root = await signIn(first, "root", "first-password");
     const me = await call<Record<string, unknown>>(first.url, { path: "/user", token: root.token });
-    expect(me.body).toMatchObject({ username: "root", name: "Administrator", email: "admin@example.com", is_admin: true });
+    expect(me.body).toMatchObject({
+      username: "root",
+      name: "Administrator",
+      email: "admin@example.com",
+      is_admin: true,
+    });
     expect(await first.stop({ remove: false })).toBe(0);
 
     const second = await start({ dataDir, env: { KILN_ROOT_PASSWORD: "second-password" } });
     try {
       await expect(signIn(second, "root", "second-password")).rejects.toThrow(/401/);
       expect((await signIn(second, "root", "first-password")).token).toBe(root.token);
-      expect(second.logs.some((line) => String(line["msg"]).includes("created the administrator"))).toBe(false);
+      expect(second.logs.some((line) => String(line["msg"]).includes("created the administrator"))).toBe(
+        false,
+      );
     } finally {
       await second.stop({ remove: false });
     }
@@ -52,7 +59,9 @@ describe("first start", () => {
     const dataDir = tempDir();
     const server = await start({ dataDir, env: { KILN_ROOT_PASSWORD: "" } });
     try {
-      const line = server.logs.find((entry) => entry["msg"] === "created the administrator; this password is shown once");
+      const line = server.logs.find(
+        (entry) => entry["msg"] === "created the administrator; this password is shown once",
+      );
       const password = line?.["password"];
       expect(password).toMatch(/^[A-Za-z0-9]{24}$/);
       expect((await signIn(server, "root", password as string)).username).toBe("root");
@@ -70,7 +79,10 @@ describe("shutdown", () => {
     const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = request(
         `${server.url}/api/v3/session`,
-        { method: "POST", headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } },
+        {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) },
+        },
         (res) => {
           let text = "";
           res.on("data", (chunk: Buffer) => {

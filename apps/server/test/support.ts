@@ -34,18 +34,21 @@ export interface Served {
 export function onEachDatabase(name: string, suite: (served: () => Served) => void): void {
   for (const database of ["sqlite", "postgres"] as const) {
     const unavailable = database === "postgres" ? postgresUnavailable() : null;
-    describe.skipIf(unavailable !== null)(`${name} (${database}${unavailable ? `: ${unavailable}` : ""})`, () => {
-      let served: Served;
-      beforeAll(async () => {
-        const server = await start({ database });
-        const root = await signInAsRoot(server);
-        served = { server, root, api: (request) => call(server.url, request) };
-      });
-      afterAll(async () => {
-        await served?.server.stop();
-      });
-      suite(() => served);
-    });
+    describe.skipIf(unavailable !== null)(
+      `${name} (${database}${unavailable ? `: ${unavailable}` : ""})`,
+      () => {
+        let served: Served;
+        beforeAll(async () => {
+          const server = await start({ database });
+          const root = await signInAsRoot(server);
+          served = { server, root, api: (request) => call(server.url, request) };
+        });
+        afterAll(async () => {
+          await served?.server.stop();
+        });
+        suite(() => served);
+      },
+    );
   }
 }
 

@@ -14,7 +14,12 @@ onEachDatabase("users API", (ctx) => {
   it("GET /user answers the full profile with ISO 8601 UTC timestamps", async () => {
     const res = await ctx().api({ path: "/user", token: alice.token });
     const user = UserPublic.strict().parse(res.body);
-    expect(user).toMatchObject({ username: "alice", bio: "hi", skype: "alice.s", web_url: `${ctx().server.url.replace("127.0.0.1", "localhost")}/alice` });
+    expect(user).toMatchObject({
+      username: "alice",
+      bio: "hi",
+      skype: "alice.s",
+      web_url: `${ctx().server.url.replace("127.0.0.1", "localhost")}/alice`,
+    });
     expect(user.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(res.body).not.toHaveProperty("private_token");
   });
@@ -39,9 +44,17 @@ onEachDatabase("users API", (ctx) => {
     const asAdmin = await ctx().api<{ username: string }[]>({ path: "/users", token: root() });
     expect(asAdmin.body.map((u) => u.username)).toEqual(["root", "alice", "bob", "carol", "dan", "erin"]);
     expect(() => UserPublic.strict().parse(asAdmin.body[0])).not.toThrow();
-    const byUsername = await ctx().api<{ username: string }[]>({ path: "/users", token: root(), query: { username: "CAROL" } });
+    const byUsername = await ctx().api<{ username: string }[]>({
+      path: "/users",
+      token: root(),
+      query: { username: "CAROL" },
+    });
     expect(byUsername.body.map((u) => u.username)).toEqual(["carol"]);
-    const search = await ctx().api<{ username: string }[]>({ path: "/users", token: root(), query: { search: "RO" } });
+    const search = await ctx().api<{ username: string }[]>({
+      path: "/users",
+      token: root(),
+      query: { search: "RO" },
+    });
     expect(search.body.map((u) => u.username)).toEqual(["root", "carol"]);
     // emails are private: only administrators find users by them
     const byEmail = { path: "/users", query: { search: "alice@example" } };
@@ -57,14 +70,14 @@ onEachDatabase("users API", (ctx) => {
     expect(res.status).toBe(200);
     expect((res.body as unknown[]).length).toBe(2);
     const h = (name: string) => res.headers.get(name);
-    expect([h("x-total"), h("x-total-pages"), h("x-per-page"), h("x-page"), h("x-next-page"), h("x-prev-page")]).toEqual([
-      "6",
-      "3",
-      "2",
-      "2",
-      "3",
-      "1",
-    ]);
+    expect([
+      h("x-total"),
+      h("x-total-pages"),
+      h("x-per-page"),
+      h("x-page"),
+      h("x-next-page"),
+      h("x-prev-page"),
+    ]).toEqual(["6", "3", "2", "2", "3", "1"]);
     const base = `http://localhost:${ctx().server.port}/api/v3/users`;
     expect(h("link")).toBe(
       [
@@ -93,16 +106,38 @@ onEachDatabase("users API", (ctx) => {
         method: "POST",
         path: "/users",
         token: root(),
-        form: { username: "frank", email: "frank@example.com", name: "Frank", password: "password123", admin: "1", projects_limit: "3", can_create_group: "false" },
+        form: {
+          username: "frank",
+          email: "frank@example.com",
+          name: "Frank",
+          password: "password123",
+          admin: "1",
+          projects_limit: "3",
+          can_create_group: "false",
+        },
       });
       expect(created.status).toBe(201);
-      expect(UserPublic.strict().parse(created.body)).toMatchObject({ is_admin: true, projects_limit: 3, can_create_group: false });
+      expect(UserPublic.strict().parse(created.body)).toMatchObject({
+        is_admin: true,
+        projects_limit: 3,
+        can_create_group: false,
+      });
       const dupe = { name: "F", password: "password123" };
       expect(
-        await ctx().api({ method: "POST", path: "/users", token: root(), json: { ...dupe, username: "Frank", email: "f2@example.com" } }),
+        await ctx().api({
+          method: "POST",
+          path: "/users",
+          token: root(),
+          json: { ...dupe, username: "Frank", email: "f2@example.com" },
+        }),
       ).toMatchObject({ status: 409, body: { message: "Username has already been taken" } });
       expect(
-        await ctx().api({ method: "POST", path: "/users", token: root(), json: { ...dupe, username: "f2", email: "FRANK@example.com" } }),
+        await ctx().api({
+          method: "POST",
+          path: "/users",
+          token: root(),
+          json: { ...dupe, username: "f2", email: "FRANK@example.com" },
+        }),
       ).toMatchObject({ status: 409, body: { message: "Email has already been taken" } });
       const invalid = await ctx().api({
         method: "POST",
@@ -117,34 +152,64 @@ onEachDatabase("users API", (ctx) => {
         "projects_limit",
         "username",
       ]);
-      expect(await ctx().api({ method: "POST", path: "/users", token: root(), json: { email: "a@b.c" } })).toMatchObject({
+      expect(
+        await ctx().api({ method: "POST", path: "/users", token: root(), json: { email: "a@b.c" } }),
+      ).toMatchObject({
         status: 400,
         body: { message: '400 (Bad request) "name" not given' },
       });
       expect(
-        (await ctx().api({ method: "POST", path: "/users", token: alice.token, json: { ...dupe, username: "z", email: "z@z.z" } }))
-          .status,
+        (
+          await ctx().api({
+            method: "POST",
+            path: "/users",
+            token: alice.token,
+            json: { ...dupe, username: "z", email: "z@z.z" },
+          })
+        ).status,
       ).toBe(403);
     });
 
     it("PUT /users/:id updates, DELETE removes, both for admins only", async () => {
       const gina = await createUser(ctx().server, ctx().root, "gina");
-      const updated = await ctx().api({ method: "PUT", path: `/users/${gina.id}`, token: root(), json: { name: "Gina G", bio: "b" } });
+      const updated = await ctx().api({
+        method: "PUT",
+        path: `/users/${gina.id}`,
+        token: root(),
+        json: { name: "Gina G", bio: "b" },
+      });
       expect(updated).toMatchObject({ status: 200, body: { name: "Gina G", bio: "b" } });
-      expect((await ctx().api({ method: "PUT", path: `/users/${gina.id}`, token: alice.token, json: { name: "x" } })).status).toBe(403);
-      expect(await ctx().api({ method: "PUT", path: `/users/${gina.id}`, token: root(), json: { username: "alice" } })).toMatchObject({
+      expect(
+        (
+          await ctx().api({
+            method: "PUT",
+            path: `/users/${gina.id}`,
+            token: alice.token,
+            json: { name: "x" },
+          })
+        ).status,
+      ).toBe(403);
+      expect(
+        await ctx().api({
+          method: "PUT",
+          path: `/users/${gina.id}`,
+          token: root(),
+          json: { username: "alice" },
+        }),
+      ).toMatchObject({
         status: 409,
       });
       const removed = await ctx().api({ method: "DELETE", path: `/users/${gina.id}`, token: root() });
       expect(removed).toMatchObject({ status: 200, body: { username: "gina" } });
       expect((await ctx().api({ path: "/user", token: gina.token })).status).toBe(401);
-      expect((await ctx().api({ method: "DELETE", path: `/users/${gina.id}`, token: root() })).status).toBe(404);
+      expect((await ctx().api({ method: "DELETE", path: `/users/${gina.id}`, token: root() })).status).toBe(
+        404,
+      );
     });
   });
 
   describe("SSH keys", () => {
-    const KEY =
-      "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG8q9q2kF7m0oJqz8yLq5rj3xJX4W2l7oXnJmH3p0Q9t e2e@test";
+    const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG8q9q2kF7m0oJqz8yLq5rj3xJX4W2l7oXnJmH3p0Q9t e2e@test";
 
     it("adds, lists, shows and deletes the caller's keys; admins manage anyone's", async () => {
       const added = await ctx().api<{ id: number; key: string }>({
@@ -161,15 +226,34 @@ onEachDatabase("users API", (ctx) => {
         status: 404,
         body: { message: "404 Key Not Found" },
       });
-      expect((await ctx().api<unknown[]>({ path: `/users/${alice.id}/keys`, token: root() })).body).toHaveLength(1);
-      expect((await ctx().api({ path: `/users/${alice.id}/keys`, token: alice.token })).status).toBe(403);
-      const dupe = await ctx().api({ method: "POST", path: `/users/${ctx().root.id}/keys`, token: root(), json: { title: "x", key: KEY } });
-      expect(dupe).toMatchObject({ status: 400, body: { message: { fingerprint: ["has already been taken"] } } });
       expect(
-        await ctx().api({ method: "POST", path: "/user/keys", token: alice.token, json: { title: "x", key: "ssh-rsa nonsense" } }),
+        (await ctx().api<unknown[]>({ path: `/users/${alice.id}/keys`, token: root() })).body,
+      ).toHaveLength(1);
+      expect((await ctx().api({ path: `/users/${alice.id}/keys`, token: alice.token })).status).toBe(403);
+      const dupe = await ctx().api({
+        method: "POST",
+        path: `/users/${ctx().root.id}/keys`,
+        token: root(),
+        json: { title: "x", key: KEY },
+      });
+      expect(dupe).toMatchObject({
+        status: 400,
+        body: { message: { fingerprint: ["has already been taken"] } },
+      });
+      expect(
+        await ctx().api({
+          method: "POST",
+          path: "/user/keys",
+          token: alice.token,
+          json: { title: "x", key: "ssh-rsa nonsense" },
+        }),
       ).toMatchObject({ status: 400, body: { message: { key: ["is invalid"] } } });
-      expect((await ctx().api({ method: "DELETE", path: `/user/keys/${id}`, token: alice.token })).status).toBe(200);
-      expect((await ctx().api({ method: "DELETE", path: `/user/keys/${id}`, token: alice.token })).status).toBe(404);
+      expect(
+        (await ctx().api({ method: "DELETE", path: `/user/keys/${id}`, token: alice.token })).status,
+      ).toBe(200);
+      expect(
+        (await ctx().api({ method: "DELETE", path: `/user/keys/${id}`, token: alice.token })).status,
+      ).toBe(404);
     });
   });
 });

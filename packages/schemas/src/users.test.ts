@@ -3,8 +3,13 @@ import { CreateUserInput, UpdateUserInput, UserBasic, UserPublic } from "./users
 
 const valid = { username: "alice", email: "alice@example.com", name: "Alice", password: "password123" };
 
-function problems(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) {
-  return Object.fromEntries((result.error?.issues ?? []).map((issue) => [String(issue.path[0]), issue.message]));
+function problems(result: {
+  success: boolean;
+  error?: { issues: { path: PropertyKey[]; message: string }[] };
+}) {
+  return Object.fromEntries(
+    (result.error?.issues ?? []).map((issue) => [String(issue.path[0]), issue.message]),
+  );
 }
 
 describe("CreateUserInput", () => {
@@ -84,7 +89,9 @@ describe("user entities", () => {
       external: false,
     };
     expect(UserPublic.safeParse(publicUser).success).toBe(true);
-    expect(UserPublic.safeParse({ ...publicUser, created_at: "2026-01-02T03:04:05+02:00" }).success).toBe(false);
+    expect(UserPublic.safeParse({ ...publicUser, created_at: "2026-01-02T03:04:05+02:00" }).success).toBe(
+      false,
+    );
     expect(UserPublic.safeParse({ ...publicUser, created_at: "2026-01-02T03:04:05Z" }).success).toBe(false);
   });
 });

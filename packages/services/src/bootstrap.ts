@@ -13,7 +13,10 @@ export type RootBootstrap =
  * admin@example.com) with the configured password, or a generated one. Any later start leaves
  * the accounts alone.
  */
-export async function ensureRootUser(runtime: ServiceRuntime, password: string | undefined): Promise<RootBootstrap> {
+export async function ensureRootUser(
+  runtime: ServiceRuntime,
+  password: string | undefined,
+): Promise<RootBootstrap> {
   if (await runtime.stores.users.any()) return { created: false };
   const generatedPassword = password === undefined ? generateToken(24) : null;
   const system = createCaller({ runtime, actor: null, system: true });

@@ -11,7 +11,7 @@
  * ```
  */
 export type { AuthMethod } from "./auth/identity-cache.js";
-export { type RootBootstrap, ensureRootUser } from "./bootstrap.js";
+export { ensureRootUser, type RootBootstrap } from "./bootstrap.js";
 export type { Actor, Context } from "./context.js";
 export { type AppRouter, appRouter, type Caller, createCaller } from "./router.js";
 export type { UserView } from "./routers/users.js";

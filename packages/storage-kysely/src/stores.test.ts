@@ -119,10 +119,15 @@ for (const dialect of testDialects()) {
           expect(search.items.map((u) => u.username)).toEqual(["e_f"]);
           const byName = await stores.users.list({ search: "AN" }, { page: 1, perPage: 20 });
           expect(byName.items.map((u) => u.username)).toEqual(["ann", "dan"]);
-          expect((await stores.users.list({ search: "@example" }, { page: 1, perPage: 20 })).items).toEqual([]);
-        const byEmail = await stores.users.list({ search: "cat@", searchEmails: true }, { page: 1, perPage: 20 });
-        expect(byEmail.items.map((u) => u.username)).toEqual(["cat"]);
-        const exact = await stores.users.list({ username: "BEN" }, { page: 1, perPage: 20 });
+          expect((await stores.users.list({ search: "@example" }, { page: 1, perPage: 20 })).items).toEqual(
+            [],
+          );
+          const byEmail = await stores.users.list(
+            { search: "cat@", searchEmails: true },
+            { page: 1, perPage: 20 },
+          );
+          expect(byEmail.items.map((u) => u.username)).toEqual(["cat"]);
+          const exact = await stores.users.list({ username: "BEN" }, { page: 1, perPage: 20 });
           expect(exact.items.map((u) => u.username)).toEqual(["ben"]);
           await stores.users.update(exact.items[0]!.id, { state: "blocked" });
           const blocked = await stores.users.list({ state: "blocked" }, { page: 1, perPage: 1 });

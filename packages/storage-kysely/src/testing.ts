@@ -53,7 +53,8 @@ export async function createThrowawayPostgres(serverUrl: string): Promise<Throwa
   target.pathname = `/${name}`;
   return {
     url: target.toString(),
-    drop: () => withAdminClient(serverUrl, (client) => client.query(`drop database if exists ${name} with (force)`)),
+    drop: () =>
+      withAdminClient(serverUrl, (client) => client.query(`drop database if exists ${name} with (force)`)),
   };
 }
 

@@ -27,7 +27,9 @@ export interface ApiResponse<T = unknown> {
 
 /** Builds the URL of a request against a server base URL. */
 export function apiUrl(baseUrl: string, path: string, query: ApiRequest["query"] = {}): string {
-  const url = new URL(/^https?:/.test(path) ? path : `${baseUrl}${path.startsWith("/api") ? "" : "/api/v3"}${path}`);
+  const url = new URL(
+    /^https?:/.test(path) ? path : `${baseUrl}${path.startsWith("/api") ? "" : "/api/v3"}${path}`,
+  );
   for (const [key, value] of Object.entries(query)) {
     if (Array.isArray(value)) for (const item of value) url.searchParams.append(`${key}[]`, String(item));
     else url.searchParams.set(key, String(value));
@@ -42,7 +44,9 @@ function encodeBody(request: ApiRequest, headers: Record<string, string>): strin
   }
   if (request.form !== undefined) {
     headers["Content-Type"] = "application/x-www-form-urlencoded";
-    return new URLSearchParams(Object.entries(request.form).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    return new URLSearchParams(
+      Object.entries(request.form).map(([k, v]): [string, string] => [k, String(v)]),
+    ).toString();
   }
   return request.body;
 }
@@ -65,7 +69,8 @@ export function call<T = unknown>(baseUrl: string, request: ApiRequest): Promise
           const text = Buffer.concat(chunks).toString("utf8");
           const responseHeaders = new Headers();
           for (const [name, value] of Object.entries(res.headers)) {
-            if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(", ") : value);
+            if (value !== undefined)
+              responseHeaders.set(name, Array.isArray(value) ? value.join(", ") : value);
           }
           let parsed: unknown = text;
           if ((res.headers["content-type"] ?? "").includes("json") && text !== "") parsed = JSON.parse(text);

@@ -50,6 +50,8 @@ export async function createUser(
 }
 
 /** A request function bound to one server. */
-export function clientFor(server: KilnProcess): <T = unknown>(request: ApiRequest) => Promise<ApiResponse<T>> {
+export function clientFor(
+  server: KilnProcess,
+): <T = unknown>(request: ApiRequest) => Promise<ApiResponse<T>> {
   return (request) => call(server.url, request);
 }

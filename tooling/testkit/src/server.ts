@@ -4,7 +4,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { createThrowawayPostgres, TEST_PG_URL_ENV, type ThrowawayPostgres } from "@kiln/storage-kysely/testing";
+import {
+  createThrowawayPostgres,
+  TEST_PG_URL_ENV,
+  type ThrowawayPostgres,
+} from "@kiln/storage-kysely/testing";
 
 /** How to start a server under test. */
 export interface StartOptions {
@@ -104,7 +108,9 @@ export async function startKiln(options: StartOptions): Promise<KilnProcess> {
     port,
     dataDir,
     rootPassword,
-    kilnEnv: Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith("KILN_") || key === "DATABASE_URL")),
+    kilnEnv: Object.fromEntries(
+      Object.entries(env).filter(([key]) => key.startsWith("KILN_") || key === "DATABASE_URL"),
+    ),
     logs,
     readyMs,
     process: child,

@@ -45,7 +45,11 @@ forEachDialect((h) => {
       await expect(
         h().system.tokens.createPersonal({ user_id: carol.id, name: "old", expires_at: "2001-01-01" }),
       ).rejects.toThrow();
-      const pat = await h().system.tokens.createPersonal({ user_id: carol.id, name: "new", expires_at: "2999-01-01" });
+      const pat = await h().system.tokens.createPersonal({
+        user_id: carol.id,
+        name: "new",
+        expires_at: "2999-01-01",
+      });
       expect(pat.expires_at).toBe("2999-01-01T00:00:00.000Z");
       expect(await h().anonymous.auth.identify({ token: pat.token })).not.toBeNull();
     });
@@ -56,7 +60,9 @@ forEachDialect((h) => {
       await expect(h().as(dan).tokens.createPersonal({ user_id: erin.id, name: "x" })).rejects.toMatchObject({
         code: "FORBIDDEN",
       });
-      await expect(h().anonymous.tokens.createPersonal({ user_id: erin.id, name: "x" })).rejects.toMatchObject({
+      await expect(
+        h().anonymous.tokens.createPersonal({ user_id: erin.id, name: "x" }),
+      ).rejects.toMatchObject({
         code: "UNAUTHORIZED",
       });
       expect((await h().as(dan).tokens.createPersonal({ name: "mine" })).user_id).toBe(dan.id);
@@ -68,7 +74,9 @@ forEachDialect((h) => {
       const admin = await h().user("boss", { admin: true });
       const frank = await h().user("frank");
       expect((await h().as(admin).auth.sudo({ target: "frank" })).user.id).toBe(frank.id);
-      const byId = await h().as(admin).auth.sudo({ target: String(frank.id) });
+      const byId = await h()
+        .as(admin)
+        .auth.sudo({ target: String(frank.id) });
       expect(byId).toMatchObject({ user: { id: frank.id }, sudoBy: { id: admin.id } });
     });
 
@@ -93,7 +101,12 @@ forEachDialect((h) => {
       const password = first.created ? first.generatedPassword : null;
       expect(password).toMatch(/^[A-Za-z0-9]{24}$/);
       const session = await h().anonymous.session.signIn({ login: "root", password: password as string });
-      expect(session.user).toMatchObject({ username: "root", name: "Administrator", email: "admin@example.com", is_admin: true });
+      expect(session.user).toMatchObject({
+        username: "root",
+        name: "Administrator",
+        email: "admin@example.com",
+        is_admin: true,
+      });
       expect(await ensureRootUser(h().runtime, "something-else")).toEqual({ created: false });
     });
   });

@@ -11,7 +11,10 @@ function ed25519PublicKey(comment = ""): string {
     length.writeUInt32BE(bytes.length);
     return Buffer.concat([length, bytes]);
   };
-  const blob = Buffer.concat([withLength(Buffer.from("ssh-ed25519")), withLength(Buffer.from(jwk.x as string, "base64url"))]);
+  const blob = Buffer.concat([
+    withLength(Buffer.from("ssh-ed25519")),
+    withLength(Buffer.from(jwk.x as string, "base64url")),
+  ]);
   return `ssh-ed25519 ${blob.toString("base64")}${comment ? ` ${comment}` : ""}`;
 }
 
@@ -42,7 +45,9 @@ forEachDialect((h) => {
       expect(await me.sshKeys.listMine()).toHaveLength(1);
       expect(await me.sshKeys.getMine({ key_id: key.id })).toMatchObject({ id: key.id });
       expect((await me.sshKeys.removeMine({ key_id: key.id })).id).toBe(key.id);
-      await expect(me.sshKeys.getMine({ key_id: key.id })).rejects.toMatchObject({ message: "404 Key Not Found" });
+      await expect(me.sshKeys.getMine({ key_id: key.id })).rejects.toMatchObject({
+        message: "404 Key Not Found",
+      });
     });
 
     it("refuses invalid keys and a fingerprint registered by anyone", async () => {
@@ -61,10 +66,14 @@ forEachDialect((h) => {
       const dan = await h().user("dan");
       const erin = await h().user("erin");
       const key = await h().as(dan).sshKeys.addMine({ title: "k", key: OTHER });
-      await expect(h().as(erin).sshKeys.getMine({ key_id: key.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+      await expect(h().as(erin).sshKeys.getMine({ key_id: key.id })).rejects.toMatchObject({
+        code: "NOT_FOUND",
+      });
       await expect(h().as(erin).sshKeys.listFor({ id: dan.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
       expect(await h().system.sshKeys.listFor({ id: dan.id })).toHaveLength(1);
-      await expect(h().system.sshKeys.listFor({ id: 999_999 })).rejects.toMatchObject({ message: "404 User Not Found" });
+      await expect(h().system.sshKeys.listFor({ id: 999_999 })).rejects.toMatchObject({
+        message: "404 User Not Found",
+      });
     });
   });
 });

@@ -55,8 +55,10 @@ export const sshKeysRouter = router({
     return addKey(ctx.runtime.stores, input.id, input);
   }),
 
-  removeFor: adminProcedure.input(UserIdInput.extend(SshKeyIdInput.shape)).mutation(async ({ ctx, input }) => {
-    await userExists(ctx.runtime.stores, input.id);
-    return removeKey(ctx.runtime.stores, input.id, input.key_id);
-  }),
+  removeFor: adminProcedure
+    .input(UserIdInput.extend(SshKeyIdInput.shape))
+    .mutation(async ({ ctx, input }) => {
+      await userExists(ctx.runtime.stores, input.id);
+      return removeKey(ctx.runtime.stores, input.id, input.key_id);
+    }),
 });

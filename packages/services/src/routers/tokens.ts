@@ -29,7 +29,10 @@ function ownerFor(ctx: Context, requested: number | undefined): number {
 export const tokensRouter = router({
   createPersonal: publicProcedure.input(CreateTokenInput).mutation(async ({ ctx, input }) => {
     if (!ctx.system && !ctx.actor) throw unauthenticated();
-    const named = input.username === undefined ? undefined : await ctx.runtime.stores.users.findByUsername(input.username);
+    const named =
+      input.username === undefined
+        ? undefined
+        : await ctx.runtime.stores.users.findByUsername(input.username);
     if (input.username !== undefined && !named) throw notFound("User");
     const userId = ownerFor(ctx, named?.id ?? input.user_id);
     if (!(await ctx.runtime.stores.users.findById(userId))) throw notFound("User");

@@ -7,9 +7,17 @@ forEachDialect((h) => {
       await h().runtime.stores.settings.write({ default_projects_limit: 42 });
       h().runtime.settingsChanged();
       const user = await h().user("alice");
-      expect(user).toMatchObject({ projects_limit: 42, can_create_group: true, is_admin: false, state: "active" });
+      expect(user).toMatchObject({
+        projects_limit: 42,
+        can_create_group: true,
+        is_admin: false,
+        state: "active",
+      });
       expect(user.confirmed_at).not.toBeNull();
-      expect(await h().runtime.stores.namespaces.findForUser(user.id)).toMatchObject({ path: "alice", kind: "user" });
+      expect(await h().runtime.stores.namespaces.findForUser(user.id)).toMatchObject({
+        path: "alice",
+        kind: "user",
+      });
     });
 
     it("refuses taken usernames and emails in any case, with the GitLab messages", async () => {
@@ -33,23 +41,41 @@ forEachDialect((h) => {
 
     it("updates an account; a new username renames the namespace; the password changes", async () => {
       const dan = await h().user("dan");
-      const updated = await h().system.users.update({ id: dan.id, username: "daniel", name: "Daniel", password: "newpassword" });
+      const updated = await h().system.users.update({
+        id: dan.id,
+        username: "daniel",
+        name: "Daniel",
+        password: "newpassword",
+      });
       expect(updated).toMatchObject({ username: "daniel", name: "Daniel" });
-      expect(await h().runtime.stores.namespaces.findForUser(dan.id)).toMatchObject({ path: "daniel", name: "Daniel" });
-      await expect(h().anonymous.session.signIn({ login: "daniel", password: "password123" })).rejects.toMatchObject({
+      expect(await h().runtime.stores.namespaces.findForUser(dan.id)).toMatchObject({
+        path: "daniel",
+        name: "Daniel",
+      });
+      await expect(
+        h().anonymous.session.signIn({ login: "daniel", password: "password123" }),
+      ).rejects.toMatchObject({
         code: "UNAUTHORIZED",
       });
-      expect((await h().anonymous.session.signIn({ login: "daniel", password: "newpassword" })).user.id).toBe(dan.id);
+      expect((await h().anonymous.session.signIn({ login: "daniel", password: "newpassword" })).user.id).toBe(
+        dan.id,
+      );
     });
 
     it("keeps one's own username and email available to oneself, and refuses others'", async () => {
       const erin = await h().user("erin");
       await h().user("frank");
-      expect(await h().system.users.update({ id: erin.id, username: "ERIN", email: "erin@example.com" })).toMatchObject({
+      expect(
+        await h().system.users.update({ id: erin.id, username: "ERIN", email: "erin@example.com" }),
+      ).toMatchObject({
         username: "ERIN",
       });
-      await expect(h().system.users.update({ id: erin.id, username: "frank" })).rejects.toMatchObject({ code: "CONFLICT" });
-      await expect(h().system.users.update({ id: erin.id, email: "frank@example.com" })).rejects.toMatchObject({
+      await expect(h().system.users.update({ id: erin.id, username: "frank" })).rejects.toMatchObject({
+        code: "CONFLICT",
+      });
+      await expect(
+        h().system.users.update({ id: erin.id, email: "frank@example.com" }),
+      ).rejects.toMatchObject({
         code: "CONFLICT",
       });
       await expect(h().system.users.update({ id: erin.id })).rejects.toMatchObject({ code: "BAD_REQUEST" });
@@ -81,7 +107,10 @@ forEachDialect((h) => {
     it("signs in by username or email and returns the private token", async () => {
       const ivan = await h().user("ivan");
       const byName = await h().anonymous.session.signIn({ login: "ivan", password: "password123" });
-      const byEmail = await h().anonymous.session.signIn({ email: "IVAN@example.com", password: "password123" });
+      const byEmail = await h().anonymous.session.signIn({
+        email: "IVAN@example.com",
+        password: "password123",
+      });
       expect(byName.privateToken).toBe(byEmail.privateToken);
       expect(byName.user.id).toBe(ivan.id);
       expect(byEmail.user.current_sign_in_at).not.toBeNull();
@@ -91,10 +120,16 @@ forEachDialect((h) => {
     it("refuses wrong passwords, unknown and blocked users alike", async () => {
       const jill = await h().user("jill");
       const wrong = { code: "UNAUTHORIZED", message: "401 Unauthorized" };
-      await expect(h().anonymous.session.signIn({ login: "jill", password: "nope-nope" })).rejects.toMatchObject(wrong);
-      await expect(h().anonymous.session.signIn({ login: "ghost", password: "password123" })).rejects.toMatchObject(wrong);
+      await expect(
+        h().anonymous.session.signIn({ login: "jill", password: "nope-nope" }),
+      ).rejects.toMatchObject(wrong);
+      await expect(
+        h().anonymous.session.signIn({ login: "ghost", password: "password123" }),
+      ).rejects.toMatchObject(wrong);
       await h().system.users.block({ id: jill.id });
-      await expect(h().anonymous.session.signIn({ login: "jill", password: "password123" })).rejects.toMatchObject(wrong);
+      await expect(
+        h().anonymous.session.signIn({ login: "jill", password: "password123" }),
+      ).rejects.toMatchObject(wrong);
       await expect(h().anonymous.session.signIn({ password: "password123" })).rejects.toMatchObject({
         message: '400 (Bad request) "login" not given',
       });
@@ -104,7 +139,9 @@ forEachDialect((h) => {
       await h().user("kate");
       await h().runtime.stores.settings.write({ signin_enabled: false });
       h().runtime.settingsChanged();
-      await expect(h().anonymous.session.signIn({ login: "kate", password: "password123" })).rejects.toMatchObject({
+      await expect(
+        h().anonymous.session.signIn({ login: "kate", password: "password123" }),
+      ).rejects.toMatchObject({
         code: "FORBIDDEN",
       });
     });

@@ -14,7 +14,8 @@ export interface PasswordHasher {
  * they can be raised later without invalidating stored hashes. Work runs off the event loop.
  */
 export const argon2idHasher: PasswordHasher = {
-  hash: (password) => hash(password, { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 }),
+  hash: (password) =>
+    hash(password, { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 }),
   verify: async (hashed, password) => {
     try {
       return await verify(hashed, password);

@@ -44,7 +44,8 @@ export function parseSshKey(text: string): ParsedSshKey | null {
   if (!type || !data || !KEY_FIELDS.has(type) || !/^[A-Za-z0-9+/]+={0,2}$/.test(data)) return null;
   const blob = Buffer.from(data, "base64");
   const fields = wireFields(blob);
-  if (!fields || fields.length !== KEY_FIELDS.get(type) || fields[0]?.toString("latin1") !== type) return null;
+  if (!fields || fields.length !== KEY_FIELDS.get(type) || fields[0]?.toString("latin1") !== type)
+    return null;
   const digest = createHash("md5").update(blob).digest("hex");
   return {
     key: [type, data, ...comment].join(" "),

@@ -186,7 +186,9 @@ export class UserStore {
         const pattern = containsPattern(filter.search);
         const columns = filter.searchEmails ? ["username", "name", "email"] : ["username", "name"];
         query = query.where((eb) =>
-          eb.or(columns.map((column) => eb(sql`lower(${sql.ref(column)})`, "like", sql`${pattern} escape '\\'`))),
+          eb.or(
+            columns.map((column) => eb(sql`lower(${sql.ref(column)})`, "like", sql`${pattern} escape '\\'`)),
+          ),
         );
       }
       if (filter.state) query = query.where("state", "=", filter.state);
