@@ -46,19 +46,27 @@ interface RouteSpec<S extends z.ZodObject, R> {
   present: (result: R, context: PresentContext) => unknown;
 }
 
-/** Declares a route that answers one entity (or any JSON value). */
-export function route<S extends z.ZodObject, R>(spec: RouteSpec<S, R>): Route {
-  const status = spec.status ?? (spec.method === "POST" ? 201 : 200);
+/** The parts of a route row every kind shares, with the kind's own way of running it. */
+function row<S extends z.ZodObject>(
+  spec: Omit<RouteSpec<S, never>, "call" | "present">,
+  run: Route["run"],
+): Route {
   return {
     method: spec.method,
     path: spec.path,
     params: spec.params,
     anonymous: spec.anonymous ?? false,
-    run: async (caller, input, context) => {
-      const result = await spec.call(caller, input as z.output<S>);
-      return { status, body: spec.present(result, context) };
-    },
+    run,
   };
+}
+
+/** Declares a route that answers one entity (or any JSON value). */
+export function route<S extends z.ZodObject, R>(spec: RouteSpec<S, R>): Route {
+  const status = spec.status ?? (spec.method === "POST" ? 201 : 200);
+  return row(spec, async (caller, input, context) => {
+    const result = await spec.call(caller, input as z.output<S>);
+    return { status, body: spec.present(result, context) };
+  });
 }
 
 interface ListRouteSpec<S extends z.ZodObject, T> extends Omit<RouteSpec<S, Page<T>>, "present" | "status"> {
@@ -68,14 +76,8 @@ interface ListRouteSpec<S extends z.ZodObject, T> extends Omit<RouteSpec<S, Page
 
 /** Declares a paginated list: the procedure answers a Page, the reply carries the pagination headers. */
 export function listRoute<S extends z.ZodObject, T>(spec: ListRouteSpec<S, T>): Route {
-  return {
-    method: spec.method,
-    path: spec.path,
-    params: spec.params,
-    anonymous: spec.anonymous ?? false,
-    run: async (caller, input, context) => {
-      const page = await spec.call(caller, input as z.output<S>);
-      return { status: 200, body: page.items.map((item) => spec.present(item, context)), page };
-    },
-  };
+  return row(spec, async (caller, input, context) => {
+    const page = await spec.call(caller, input as z.output<S>);
+    return { status: 200, body: page.items.map((item) => spec.present(item, context)), page };
+  });
 }
