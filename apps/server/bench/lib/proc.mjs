@@ -38,6 +38,8 @@ export function peakRssMiB(pid) {
 }
 
 const children = new Set();
+/** True once a signal asked the benchmark to stop (what fails afterwards is only the teardown). */
+export let stopping = false;
 const tempDirs = new Set();
 
 /** Removes `dir` (recursively) when the benchmark ends, whichever way it ends. */
@@ -108,7 +110,10 @@ export async function waitForLogLine(handle, logFile, test, timeoutMs = 20_000) 
 export function waitForStdoutJson(handle, timeoutMs = 10_000) {
   return new Promise((resolve, reject) => {
     let buffer = "";
-    const timer = setTimeout(() => reject(new Error(`${handle.name} was not ready after ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${handle.name} was not ready after ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     handle.child.stdout.on("data", (chunk) => {
       buffer += chunk;
       const newline = buffer.indexOf("\n");
@@ -131,7 +136,7 @@ export function waitForStdoutJson(handle, timeoutMs = 10_000) {
 
 /** Stops every child still running and removes the temp dirs. Safe to call more than once. */
 export async function cleanUp() {
-  await Promise.all([...children].map((handle) => handle.stop(3000)));
+  await Promise.all([...children].map((handle) => handle.stop(10_000))); // time to write a --cpu-prof
   cleanUpSync();
 }
 
@@ -151,6 +156,7 @@ export function installExitHandlers() {
   process.once("exit", cleanUpSync);
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
     process.once(signal, () => {
+      stopping = true;
       process.stderr.write(`\nbench: ${signal}, cleaning up\n`);
       cleanUp().finally(() => process.exit(130));
     });

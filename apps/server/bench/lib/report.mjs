@@ -75,7 +75,8 @@ const fmt = (value, digits = 0) =>
 
 function table(header, rows) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)));
-  const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i])));
+  const line = (cells) =>
+    cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i])));
   return [
     line(header).join("  "),
     widths.map((w) => "-".repeat(w)).join("  "),

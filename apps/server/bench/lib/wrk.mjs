@@ -19,7 +19,10 @@ export function ensureWrk() {
     const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
     const install = () => spawnSync("apt-get", ["install", "-y", "wrk"], { stdio: "inherit", env }).status;
     // A fresh container may have no package lists yet: update once, then retry.
-    if (install() !== 0 && (spawnSync("apt-get", ["update"], { stdio: "inherit", env }).status !== 0 || install() !== 0)) {
+    if (
+      install() !== 0 &&
+      (spawnSync("apt-get", ["update"], { stdio: "inherit", env }).status !== 0 || install() !== 0)
+    ) {
       throw new Error("`apt-get install -y wrk` failed; install wrk by hand and run the benchmark again.");
     }
     if (!onPath("wrk")) throw new Error("wrk was installed but is still not on PATH");

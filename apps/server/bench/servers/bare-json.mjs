@@ -4,7 +4,7 @@ import { createServer } from "node:http";
 
 const body = JSON.parse(process.env.BENCH_BODY ?? "{}");
 
-const server = createServer((req, res) => {
+const server = createServer((_req, res) => {
   const json = JSON.stringify(body);
   res.writeHead(200, {
     "Content-Type": "application/json",

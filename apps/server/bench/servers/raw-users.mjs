@@ -6,9 +6,29 @@ import Database from "better-sqlite3";
 
 // The columns Kiln's user store selects (never the password hash or token forms).
 const COLUMNS = [
-  "id", "username", "email", "name", "state", "is_admin", "can_create_group", "projects_limit", "external",
-  "bio", "location", "organization", "skype", "linkedin", "twitter", "website_url", "theme_id",
-  "color_scheme_id", "created_at", "updated_at", "confirmed_at", "last_sign_in_at", "current_sign_in_at",
+  "id",
+  "username",
+  "email",
+  "name",
+  "state",
+  "is_admin",
+  "can_create_group",
+  "projects_limit",
+  "external",
+  "bio",
+  "location",
+  "organization",
+  "skype",
+  "linkedin",
+  "twitter",
+  "website_url",
+  "theme_id",
+  "color_scheme_id",
+  "created_at",
+  "updated_at",
+  "confirmed_at",
+  "last_sign_in_at",
+  "current_sign_in_at",
 ].join(", ");
 
 const db = new Database(process.argv[2], { fileMustExist: true });
