@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DomainError, notFound } from "@kiln/domain";
-import { type Actor, type Caller, createCaller, type ServiceRuntime } from "@kiln/services";
+import type { Actor, ServiceRuntime } from "@kiln/services";
 import { authenticate } from "./auth.js";
 import { errorReply } from "./errors.js";
 import { paginationHeaders } from "./pagination.js";
@@ -36,35 +36,40 @@ export type RestHandler = (req: IncomingMessage, res: ServerResponse) => Promise
 /**
  * Creates the `/api/v3` handler: finds the route, reads and merges the parameters (query string,
  * then body, then path), authenticates (token, then sudo), decodes the parameters with the
- * route's schema, calls the procedure as the actor and writes the v3 JSON answer. Every failure
+ * route's schema, runs the operation as the actor and writes the v3 JSON answer. Every failure
  * becomes a v3 error body; unexpected ones are a bare 500 whose details go to `onInternalError`.
  */
 export function createRestHandler(options: RestOptions): RestHandler {
   const table = new RouteTable(v3Routes);
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
-  const callerFor = (actor: Actor | null): Caller =>
-    createCaller({ runtime: options.runtime, actor, system: false });
 
   return async (req, res) => {
     let actor: Actor | null = null;
     let reply: Reply | undefined;
     const [pathname, search = ""] = (req.url ?? "/").split("?", 2) as [string, string?];
-    const queryPairs = formPairs(search);
+    const queryPairs = search === "" ? [] : formPairs(search);
     try {
       const match = table.match(req.method ?? "GET", pathname.slice(API_PREFIX.length));
       if (match.kind === "none") throw notFound();
       if (match.kind === "wrong_method") throw new DomainError("not_allowed", "405 Method Not Allowed");
       const { route, pathParams } = match;
-      const params = mergeParams(paramsFromPairs(queryPairs), await readBodyParams(req), pathParams);
-      if (!route.anonymous) actor = await authenticate(req, params, callerFor);
+      const body = readBodyParams(req);
+      const params = mergeParams(
+        paramsFromPairs(queryPairs),
+        body instanceof Promise ? await body : body,
+        pathParams,
+      );
+      if (!route.anonymous) actor = await authenticate(req, params, options.runtime);
       const input = decodeRouteParams(route.params, params, pathParams);
-      reply = await route.run(callerFor(actor), input, { baseUrl, actor });
+      reply = await route.run({ runtime: options.runtime, actor, system: false }, input, { baseUrl, actor });
     } catch (error) {
       const failure = errorReply(error);
       if (failure.internal !== undefined) options.onInternalError?.(failure.internal, req);
       reply = { status: failure.status, body: failure.body };
     }
-    const headers = reply.page ? paginationHeaders(reply.page, baseUrl, pathname, queryPairs) : {};
+    const headers: Record<string, string | number> = reply.page
+      ? paginationHeaders(reply.page, baseUrl, pathname, queryPairs)
+      : {};
     send(res, reply.status, reply.body, headers);
     return { status: reply.status, userId: actor?.user.id ?? null };
   };
@@ -85,18 +90,21 @@ function decodeRouteParams(
   }
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string | number>,
+): void {
   if (body === undefined) {
     res.writeHead(status, headers);
     res.end();
     return;
   }
   const json = JSON.stringify(body);
-  res.writeHead(status, {
-    ...headers,
-    "Content-Type": "application/json",
-    "Content-Length": Buffer.byteLength(json),
-    "Cache-Control": "no-cache",
-  });
+  headers["Content-Type"] = "application/json";
+  headers["Content-Length"] = Buffer.byteLength(json);
+  headers["Cache-Control"] = "no-cache";
+  res.writeHead(status, headers);
   res.end(json);
 }

@@ -1,5 +1,5 @@
 import type { Page } from "@kiln/domain";
-import type { Actor, Caller } from "@kiln/services";
+import type { Actor, Context } from "@kiln/services";
 import type { z } from "zod";
 
 /** What every presenter may use: where the server lives and who is asking. */
@@ -29,8 +29,8 @@ export interface Route {
   params: z.ZodObject;
   /** True for the few routes that need no token (sign-in). */
   anonymous: boolean;
-  /** Calls the procedure and presents its result. */
-  run(caller: Caller, input: unknown, context: PresentContext): Promise<Reply>;
+  /** Runs the operation as the request's actor and presents its result. */
+  run(context: Context, input: unknown, present: PresentContext): Promise<Reply>;
 }
 
 interface RouteSpec<S extends z.ZodObject, R> {
@@ -38,8 +38,8 @@ interface RouteSpec<S extends z.ZodObject, R> {
   path: string;
   params: S;
   anonymous?: boolean;
-  /** The procedure, called through the actor's caller. */
-  call: (caller: Caller, input: z.output<S>) => Promise<R>;
+  /** Runs the operation (usually `invoke(operation, context, input)`). */
+  call: (context: Context, input: z.output<S>) => Promise<R>;
   /** Defaults to 201 for POST, 200 otherwise. */
   status?: number;
   /** Turns the procedure's result into v3 JSON. */
@@ -63,9 +63,9 @@ function row<S extends z.ZodObject>(
 /** Declares a route that answers one entity (or any JSON value). */
 export function route<S extends z.ZodObject, R>(spec: RouteSpec<S, R>): Route {
   const status = spec.status ?? (spec.method === "POST" ? 201 : 200);
-  return row(spec, async (caller, input, context) => {
-    const result = await spec.call(caller, input as z.output<S>);
-    return { status, body: spec.present(result, context) };
+  return row(spec, async (context, input, present) => {
+    const result = await spec.call(context, input as z.output<S>);
+    return { status, body: spec.present(result, present) };
   });
 }
 
@@ -76,8 +76,8 @@ interface ListRouteSpec<S extends z.ZodObject, T> extends Omit<RouteSpec<S, Page
 
 /** Declares a paginated list: the procedure answers a Page, the reply carries the pagination headers. */
 export function listRoute<S extends z.ZodObject, T>(spec: ListRouteSpec<S, T>): Route {
-  return row(spec, async (caller, input, context) => {
-    const page = await spec.call(caller, input as z.output<S>);
-    return { status: 200, body: page.items.map((item) => spec.present(item, context)), page };
+  return row(spec, async (context, input, present) => {
+    const page = await spec.call(context, input as z.output<S>);
+    return { status: 200, body: page.items.map((item) => spec.present(item, present)), page };
   });
 }

@@ -19,3 +19,6 @@ export function ruled(problem: (value: string) => string | null) {
     if (message) ctx.addIssue({ code: "custom", message });
   });
 }
+
+/** The input of an operation that takes none (tRPC callers may omit it). */
+export const NoInput = z.object({}).optional();

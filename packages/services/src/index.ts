@@ -1,20 +1,29 @@
 /**
  * @module @kiln/services
- * Kiln's use cases as a tRPC router. Build a {@link ServiceRuntime} once per process, then call
- * procedures through {@link createCaller} with a context naming the actor.
+ * Kiln's use cases. Each is an {@link Operation} (input schema, access rule, body), reachable as a
+ * tRPC procedure of {@link appRouter} or, in process, with {@link invoke}. Build a
+ * {@link ServiceRuntime} once per process; each call gets a context naming the actor.
  *
  * @example
  * ```ts
  * const runtime = new ServiceRuntime({ stores, secretKey, singleProcess: true });
  * const anonymous = createCaller({ runtime, actor: null, system: false });
  * const identity = await anonymous.auth.identify({ token });
+ * // or, without tRPC's per-call cost:
+ * const me = await invoke(users.me, { runtime, actor, system: false }, {});
  * ```
  */
+export { applySudo, identifyToken } from "./auth/identify.js";
 export type { AuthMethod } from "./auth/identity-cache.js";
 export { ensureRootUser, type RootBootstrap } from "./bootstrap.js";
 export type { Actor, Context } from "./context.js";
+export { type Access, invoke, type Operation, type SignedInContext } from "./operation.js";
+export { auth } from "./operations/auth.js";
+export { session } from "./operations/session.js";
+export { sshKeys } from "./operations/ssh-keys.js";
+export { tokens } from "./operations/tokens.js";
+export { type UserView, users } from "./operations/users.js";
 export { type AppRouter, appRouter, type Caller, createCaller } from "./router.js";
-export type { UserView } from "./routers/users.js";
 export { type RuntimeOptions, ServiceRuntime } from "./runtime.js";
 export type { PasswordHasher } from "./security/passwords.js";
 export { generateToken, tokenDigest } from "./security/tokens.js";

@@ -1,17 +1,17 @@
-import { authRouter } from "./routers/auth.js";
-import { sessionRouter } from "./routers/session.js";
-import { sshKeysRouter } from "./routers/ssh-keys.js";
-import { tokensRouter } from "./routers/tokens.js";
-import { usersRouter } from "./routers/users.js";
-import { createCallerFactory, router } from "./trpc.js";
+import { auth } from "./operations/auth.js";
+import { session } from "./operations/session.js";
+import { sshKeys } from "./operations/ssh-keys.js";
+import { tokens } from "./operations/tokens.js";
+import { users } from "./operations/users.js";
+import { createCallerFactory, proceduresOf, router } from "./trpc.js";
 
-/** Every use case of Kiln, one procedure per operation. */
+/** Every use case of Kiln as a tRPC router, one procedure per operation. */
 export const appRouter = router({
-  auth: authRouter,
-  session: sessionRouter,
-  sshKeys: sshKeysRouter,
-  tokens: tokensRouter,
-  users: usersRouter,
+  auth: router(proceduresOf(auth)),
+  session: router(proceduresOf(session)),
+  sshKeys: router(proceduresOf(sshKeys)),
+  tokens: router(proceduresOf(tokens)),
+  users: router(proceduresOf(users)),
 });
 
 /** The router's type, for typed clients. */

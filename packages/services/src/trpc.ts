@@ -1,6 +1,8 @@
-import { DomainError, type ErrorKind, forbidden, unauthenticated } from "@kiln/domain";
-import { initTRPC, TRPCError } from "@trpc/server";
+import { DomainError, type ErrorKind } from "@kiln/domain";
+import { initTRPC, TRPCError, type TRPCMutationProcedure, type TRPCQueryProcedure } from "@trpc/server";
+import type { z } from "zod";
 import type { Context } from "./context.js";
+import { type Access, invoke, type Operation } from "./operation.js";
 
 const t = initTRPC.context<Context>().create();
 
@@ -20,34 +22,43 @@ const TRPC_CODES: Record<ErrorKind, TRPCError["code"]> = {
   too_large: "PAYLOAD_TOO_LARGE",
 };
 
-/** Re-raises a DomainError as a TRPCError of the matching code, keeping it as the cause. */
-const domainErrors = t.middleware(async ({ next }) => {
-  const result = await next();
-  if (!result.ok && DomainError.is(result.error.cause)) {
-    const cause = result.error.cause;
-    throw new TRPCError({ code: TRPC_CODES[cause.kind], message: cause.message, cause });
-  }
-  return result;
-});
-
 /** Builds routers. */
 export const router = t.router;
 
-/** Procedures anyone may call (sign-in, token resolution). */
-export const publicProcedure = t.procedure.use(domainErrors);
-
-/** Procedures that need a signed-in actor; `ctx.actor` is non-null inside. */
-export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.actor) throw unauthenticated();
-  return next({ ctx: { actor: ctx.actor } });
-});
-
-/** Procedures for administrators and the operator's own tools. */
-export const adminProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.system && !ctx.actor) throw unauthenticated();
-  if (!ctx.system && !ctx.actor?.user.is_admin) throw forbidden();
-  return next();
-});
-
 /** Creates server-side callers of a router. */
 export const createCallerFactory = t.createCallerFactory;
+
+/** The tRPC procedure type of an operation. */
+type ProcedureOf<Op> =
+  Op extends Operation<infer S, infer O, Access, infer K>
+    ? K extends "query"
+      ? TRPCQueryProcedure<{ input: z.input<S>; output: O; meta: unknown }>
+      : TRPCMutationProcedure<{ input: z.input<S>; output: O; meta: unknown }>
+    : never;
+
+/** Any operation. */
+type AnyOperation = Operation<z.ZodType, unknown, Access, "query" | "mutation">;
+
+/**
+ * tRPC procedures for a record of operations: tRPC parses the input with the operation's schema,
+ * then the operation runs through {@link invoke}, its DomainErrors re-raised as TRPCErrors of the
+ * matching code (the DomainError stays the cause).
+ */
+export function proceduresOf<T extends Record<string, AnyOperation>>(
+  operations: T,
+): { [K in keyof T]: ProcedureOf<T[K]> } {
+  const procedures: Record<string, unknown> = {};
+  for (const [name, operation] of Object.entries(operations)) {
+    const resolve = async ({ ctx, input }: { ctx: Context; input: unknown }) => {
+      try {
+        return await invoke(operation, ctx, input);
+      } catch (error) {
+        if (!DomainError.is(error)) throw error;
+        throw new TRPCError({ code: TRPC_CODES[error.kind], message: error.message, cause: error });
+      }
+    };
+    const withInput = t.procedure.input(operation.input);
+    procedures[name] = operation.kind === "query" ? withInput.query(resolve) : withInput.mutation(resolve);
+  }
+  return procedures as { [K in keyof T]: ProcedureOf<T[K]> };
+}

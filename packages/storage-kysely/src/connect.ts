@@ -1,8 +1,8 @@
 import BetterSqlite3 from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import type { Database } from "./database.js";
-import { withStatementCache } from "./statement-cache.js";
+import { KilnSqliteDialect } from "./sqlite-dialect.js";
 
 /** The two engines Kysely runs on. */
 export type DialectName = "sqlite" | "postgres";
@@ -23,8 +23,8 @@ export interface OpenDatabase {
 }
 
 /**
- * Opens the database. SQLite gets WAL, foreign keys, `synchronous=FULL` unless told otherwise and a
- * prepared-statement cache; PostgreSQL gets a pool and is probed once, so a bad URL fails here
+ * Opens the database. SQLite gets WAL, foreign keys, `synchronous=FULL` unless told otherwise, a
+ * prepared-statement cache and fair access to its one connection; PostgreSQL gets a pool and is probed once, so a bad URL fails here
  * with the driver's reason rather than on the first request.
  */
 export async function openDatabase(location: DatabaseLocation): Promise<OpenDatabase> {
@@ -44,6 +44,6 @@ export async function openDatabase(location: DatabaseLocation): Promise<OpenData
   raw.pragma("foreign_keys = ON");
   raw.pragma(`synchronous = ${location.synchronous ?? "FULL"}`);
   raw.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
+  const db = new Kysely<Database>({ dialect: new KilnSqliteDialect(raw) });
   return { db, dialect: "sqlite", close: () => db.destroy() };
 }

@@ -27,9 +27,10 @@ export async function paginate<TB extends keyof Database, O>(
   if (page.page === 1 && rows.length < page.perPage) return { rows, total: rows.length };
   let matches = query.clearSelect().clearOrderBy().select(sql<number>`1`.as("one"));
   if (countMode === "capped") matches = matches.limit(COUNT_LIMIT + 1);
+  // Plain count(*): SQLite's fast path; PostgreSQL returns it as a bigint string, hence Number().
   const counted = await db
     .selectFrom(matches.as("matches"))
-    .select(sql<number>`cast(count(*) as integer)`.as("n"))
+    .select(sql<number | string>`count(*)`.as("n"))
     .executeTakeFirstOrThrow();
   const total = Number(counted.n);
   return { rows, total: countMode === "capped" && total > COUNT_LIMIT ? null : total };

@@ -13,8 +13,8 @@ let origin: string;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    readBodyParams(req, LIMIT).then(
-      (params) => res.end(JSON.stringify({ params })),
+    Promise.resolve(readBodyParams(req, LIMIT)).then(
+      (params: unknown) => res.end(JSON.stringify({ params })),
       (error: unknown) => {
         if (!(error instanceof BodyError)) {
           res.statusCode = 500;

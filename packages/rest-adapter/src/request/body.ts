@@ -68,8 +68,12 @@ function parseMultipart(req: IncomingMessage, limit: number): Promise<Params> {
  * content types (and bodies on any method, GET and DELETE included) contribute nothing but are
  * still held to the size limit.
  */
-export async function readBodyParams(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Promise<Params> {
-  if (!hasBody(req)) return Object.create(null);
+export function readBodyParams(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Params | Promise<Params> {
+  // Most requests carry no body: answer without a promise.
+  return hasBody(req) ? readBody(req, limit) : Object.create(null);
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<Params> {
   const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
   if (type === "multipart/form-data") return parseMultipart(req, limit);
   const body = await readLimited(req, limit);

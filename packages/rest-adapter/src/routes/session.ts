@@ -1,4 +1,5 @@
 import { SignInInput } from "@kiln/schemas";
+import { invoke, session } from "@kiln/services";
 import { presentUserWithPrivateToken } from "../presenters/users.js";
 import { type Route, route } from "../route.js";
 
@@ -9,7 +10,7 @@ export const sessionRoutes: Route[] = [
     path: "/session",
     params: SignInInput,
     anonymous: true,
-    call: (api, input) => api.session.signIn(input),
+    call: (ctx, input) => invoke(session.signIn, ctx, input),
     present: ({ user, privateToken }, context) => presentUserWithPrivateToken(user, privateToken, context),
   }),
 ];

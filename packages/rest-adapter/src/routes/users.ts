@@ -6,7 +6,7 @@ import {
   UpdateUserInput,
   UserIdInput,
 } from "@kiln/schemas";
-import type { UserView } from "@kiln/services";
+import { invoke, sshKeys, type UserView, users } from "@kiln/services";
 import { z } from "zod";
 import {
   presentSshKey,
@@ -29,7 +29,7 @@ export const userRoutes: Route[] = [
     method: "GET",
     path: "/user",
     params: NoParams,
-    call: (api) => api.users.me(),
+    call: (ctx) => invoke(users.me, ctx, {}),
     present: ({ user, privateToken }, context) =>
       privateToken
         ? presentUserWithPrivateToken(user, privateToken, context)
@@ -39,14 +39,14 @@ export const userRoutes: Route[] = [
     method: "GET",
     path: "/users",
     params: ListUsersInput,
-    call: (api, input) => api.users.list(input),
+    call: (ctx, input) => invoke(users.list, ctx, input),
     present: presentListedUser,
   }),
   route({
     method: "GET",
     path: "/users/:id",
     params: UserIdInput,
-    call: (api, input) => api.users.get(input),
+    call: (ctx, input) => invoke(users.get, ctx, input),
     present: ({ user, full }, context) =>
       full ? presentUserPublic(user, context) : presentUser(user, context),
   }),
@@ -54,35 +54,35 @@ export const userRoutes: Route[] = [
     method: "POST",
     path: "/users",
     params: CreateUserInput,
-    call: (api, input) => api.users.create(input),
+    call: (ctx, input) => invoke(users.create, ctx, input),
     present: presentUserPublic,
   }),
   route({
     method: "PUT",
     path: "/users/:id",
     params: UpdateUserInput,
-    call: (api, input) => api.users.update(input),
+    call: (ctx, input) => invoke(users.update, ctx, input),
     present: presentUserPublic,
   }),
   route({
     method: "DELETE",
     path: "/users/:id",
     params: UserIdInput,
-    call: (api, input) => api.users.remove(input),
+    call: (ctx, input) => invoke(users.remove, ctx, input),
     present: presentUserPublic,
   }),
   route({
     method: "PUT",
     path: "/users/:id/block",
     params: UserIdInput,
-    call: (api, input) => api.users.block(input),
+    call: (ctx, input) => invoke(users.block, ctx, input),
     present: asIs,
   }),
   route({
     method: "PUT",
     path: "/users/:id/unblock",
     params: UserIdInput,
-    call: (api, input) => api.users.unblock(input),
+    call: (ctx, input) => invoke(users.unblock, ctx, input),
     present: asIs,
   }),
 
@@ -90,49 +90,49 @@ export const userRoutes: Route[] = [
     method: "GET",
     path: "/user/keys",
     params: NoParams,
-    call: (api) => api.sshKeys.listMine(),
+    call: (ctx) => invoke(sshKeys.listMine, ctx, {}),
     present: (keys) => keys.map(presentSshKey),
   }),
   route({
     method: "GET",
     path: "/user/keys/:key_id",
     params: SshKeyIdInput,
-    call: (api, input) => api.sshKeys.getMine(input),
+    call: (ctx, input) => invoke(sshKeys.getMine, ctx, input),
     present: presentSshKey,
   }),
   route({
     method: "POST",
     path: "/user/keys",
     params: AddSshKeyInput,
-    call: (api, input) => api.sshKeys.addMine(input),
+    call: (ctx, input) => invoke(sshKeys.addMine, ctx, input),
     present: presentSshKey,
   }),
   route({
     method: "DELETE",
     path: "/user/keys/:key_id",
     params: SshKeyIdInput,
-    call: (api, input) => api.sshKeys.removeMine(input),
+    call: (ctx, input) => invoke(sshKeys.removeMine, ctx, input),
     present: presentSshKey,
   }),
   route({
     method: "GET",
     path: "/users/:id/keys",
     params: UserIdInput,
-    call: (api, input) => api.sshKeys.listFor(input),
+    call: (ctx, input) => invoke(sshKeys.listFor, ctx, input),
     present: (keys) => keys.map(presentSshKey),
   }),
   route({
     method: "POST",
     path: "/users/:id/keys",
     params: UserIdInput.extend(AddSshKeyInput.shape),
-    call: (api, input) => api.sshKeys.addFor(input),
+    call: (ctx, input) => invoke(sshKeys.addFor, ctx, input),
     present: presentSshKey,
   }),
   route({
     method: "DELETE",
     path: "/users/:id/keys/:key_id",
     params: UserIdInput.extend(SshKeyIdInput.shape),
-    call: (api, input) => api.sshKeys.removeFor(input),
+    call: (ctx, input) => invoke(sshKeys.removeFor, ctx, input),
     present: presentSshKey,
   }),
 ];

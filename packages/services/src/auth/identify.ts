@@ -4,19 +4,24 @@ import type { ServiceRuntime } from "../runtime.js";
 import { tokenDigest } from "../security/tokens.js";
 import type { AuthMethod } from "./identity-cache.js";
 
+/** An authenticated identity: the user and how the token proved it. */
+export type Identity = { user: User; method: AuthMethod };
+
 /**
  * Who a private token or personal access token belongs to, or null when it is unknown, revoked,
- * expired, or its user is blocked.
+ * expired, or its user is blocked. A token the identity cache knows is answered synchronously
+ * (no promise on the hot path); otherwise the answer is a promise.
  */
-export async function identifyToken(
+export function identifyToken(
   runtime: ServiceRuntime,
   token: string,
-): Promise<{ user: User; method: AuthMethod } | null> {
+): Identity | null | Promise<Identity | null> {
   const digest = tokenDigest(token);
   const nowMs = Date.now();
-  const cached = runtime.identities?.lookup(digest, nowMs);
-  if (cached) return cached;
+  return runtime.identities?.lookup(digest, nowMs) ?? lookUpToken(runtime, digest, nowMs);
+}
 
+async function lookUpToken(runtime: ServiceRuntime, digest: string, nowMs: number): Promise<Identity | null> {
   const found = await findByDigest(runtime, digest, nowMs);
   if (!found || !isActive(found.user)) return null;
   runtime.identities?.remember(digest, found.user, found.method, found.expiresAt);

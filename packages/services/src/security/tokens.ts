@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, hash, randomBytes, timingSafeEqual } from "node:crypto";
 
 const TOKEN_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -19,7 +19,7 @@ export function generateToken(length = 20): string {
 
 /** The SHA-256 hex digest under which a token is stored and looked up. */
 export function tokenDigest(token: string): string {
-  return createHash("sha256").update(token, "utf8").digest("hex");
+  return hash("sha256", token, "hex");
 }
 
 /** Compares two strings in time independent of where they differ. */

@@ -1,9 +1,9 @@
 import { invalid, notFound, type SshKey } from "@kiln/domain";
-import { AddSshKeyInput, SshKeyIdInput, UserIdInput } from "@kiln/schemas";
+import { AddSshKeyInput, NoInput, SshKeyIdInput, UserIdInput } from "@kiln/schemas";
 import type { Stores } from "@kiln/storage-kysely";
 import { UniqueViolation } from "@kiln/storage-kysely";
+import { mutation, query } from "../operation.js";
 import { parseSshKey } from "../security/ssh-keys.js";
-import { adminProcedure, authedProcedure, router } from "../trpc.js";
 
 async function addKey(stores: Stores, userId: number, input: AddSshKeyInput): Promise<SshKey> {
   const parsed = parseSshKey(input.key);
@@ -28,37 +28,35 @@ async function userExists(stores: Stores, id: number): Promise<void> {
 }
 
 /** SSH keys: the caller's own, and any user's for administrators. */
-export const sshKeysRouter = router({
-  listMine: authedProcedure.query(({ ctx }) => ctx.runtime.stores.sshKeys.listForUser(ctx.actor.user.id)),
+export const sshKeys = {
+  listMine: query("signed_in", NoInput, (ctx) => ctx.runtime.stores.sshKeys.listForUser(ctx.actor.user.id)),
 
-  getMine: authedProcedure.input(SshKeyIdInput).query(async ({ ctx, input }) => {
+  getMine: query("signed_in", SshKeyIdInput, async (ctx, input) => {
     const key = await ctx.runtime.stores.sshKeys.findForUser(ctx.actor.user.id, input.key_id);
     if (!key) throw notFound("Key");
     return key;
   }),
 
-  addMine: authedProcedure
-    .input(AddSshKeyInput)
-    .mutation(({ ctx, input }) => addKey(ctx.runtime.stores, ctx.actor.user.id, input)),
+  addMine: mutation("signed_in", AddSshKeyInput, (ctx, input) =>
+    addKey(ctx.runtime.stores, ctx.actor.user.id, input),
+  ),
 
-  removeMine: authedProcedure
-    .input(SshKeyIdInput)
-    .mutation(({ ctx, input }) => removeKey(ctx.runtime.stores, ctx.actor.user.id, input.key_id)),
+  removeMine: mutation("signed_in", SshKeyIdInput, (ctx, input) =>
+    removeKey(ctx.runtime.stores, ctx.actor.user.id, input.key_id),
+  ),
 
-  listFor: adminProcedure.input(UserIdInput).query(async ({ ctx, input }) => {
+  listFor: query("admin", UserIdInput, async (ctx, input) => {
     await userExists(ctx.runtime.stores, input.id);
     return ctx.runtime.stores.sshKeys.listForUser(input.id);
   }),
 
-  addFor: adminProcedure.input(UserIdInput.extend(AddSshKeyInput.shape)).mutation(async ({ ctx, input }) => {
+  addFor: mutation("admin", UserIdInput.extend(AddSshKeyInput.shape), async (ctx, input) => {
     await userExists(ctx.runtime.stores, input.id);
     return addKey(ctx.runtime.stores, input.id, input);
   }),
 
-  removeFor: adminProcedure
-    .input(UserIdInput.extend(SshKeyIdInput.shape))
-    .mutation(async ({ ctx, input }) => {
-      await userExists(ctx.runtime.stores, input.id);
-      return removeKey(ctx.runtime.stores, input.id, input.key_id);
-    }),
-});
+  removeFor: mutation("admin", UserIdInput.extend(SshKeyIdInput.shape), async (ctx, input) => {
+    await userExists(ctx.runtime.stores, input.id);
+    return removeKey(ctx.runtime.stores, input.id, input.key_id);
+  }),
+};

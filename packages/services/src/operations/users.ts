@@ -1,11 +1,11 @@
 import { badRequest, conflict, mapPage, notFound, pageRequest, type User } from "@kiln/domain";
-import { CreateUserInput, ListUsersInput, UpdateUserInput, UserIdInput } from "@kiln/schemas";
+import { CreateUserInput, ListUsersInput, NoInput, UpdateUserInput, UserIdInput } from "@kiln/schemas";
 import type { Stores, UserPatch } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
+import { mutation, query } from "../operation.js";
 import { generateToken, tokenDigest } from "../security/tokens.js";
-import { adminProcedure, authedProcedure, router } from "../trpc.js";
 
-/** Users as the caller may see them: administrators see every field, others the public ones. */
+/** A user as the caller may see them: administrators see every field, others the public ones. */
 export interface UserView {
   user: User;
   /** True when the caller may see private fields (email, sign-in times, limits). */
@@ -38,20 +38,34 @@ async function ensureAvailable(
   }
 }
 
+/** The private token of a user, unsealed. */
+export async function privateTokenOf(ctx: Context, userId: number): Promise<string> {
+  const sealed = await ctx.runtime.stores.users.sealedPrivateToken(userId);
+  if (!sealed) throw notFound("User");
+  return ctx.runtime.secrets.open(sealed);
+}
+
+async function setState(ctx: Context, id: number, state: User["state"]): Promise<true> {
+  const user = await ctx.runtime.stores.users.update(id, { state });
+  if (!user) throw notFound("User");
+  ctx.runtime.userChanged(id);
+  return true;
+}
+
 /** The user API: the caller, the directory, and the administrator's account management. */
-export const usersRouter = router({
+export const users = {
   /**
    * The signed-in user. Under sudo the private token of the impersonated user comes with it, as
    * GitLab 8.x answers `GET /user?sudo=…`.
    */
-  me: authedProcedure.query(async ({ ctx }) => {
+  me: query("signed_in", NoInput, async (ctx) => {
     const { user, sudoBy } = ctx.actor;
     const privateToken = sudoBy ? await privateTokenOf(ctx, user.id) : null;
     return { user, privateToken };
   }),
 
-  /** One page of users; administrators see blocked and external filters apply to them only. */
-  list: authedProcedure.input(ListUsersInput).query(async ({ ctx, input }) => {
+  /** One page of users; only administrators may filter by `external` or find users by email. */
+  list: query("signed_in", ListUsersInput, async (ctx, input) => {
     const admin = canSeeEverything(ctx);
     const state = input.blocked ? "blocked" : input.active ? "active" : undefined;
     const page = await ctx.runtime.stores.users.list(
@@ -68,12 +82,12 @@ export const usersRouter = router({
   }),
 
   /** One user. */
-  get: authedProcedure.input(UserIdInput).query(async ({ ctx, input }): Promise<UserView> => {
+  get: query("signed_in", UserIdInput, async (ctx, input): Promise<UserView> => {
     return { user: await loadUser(ctx.runtime.stores, input.id), full: canSeeEverything(ctx) };
   }),
 
   /** Creates an account with its personal namespace. */
-  create: adminProcedure.input(CreateUserInput).mutation(async ({ ctx, input }) => {
+  create: mutation("admin", CreateUserInput, async (ctx, input) => {
     const { runtime } = ctx;
     const passwordHash = await runtime.passwords.hash(input.password);
     const privateToken = generateToken();
@@ -109,7 +123,7 @@ export const usersRouter = router({
   }),
 
   /** Changes an account; a new username moves the personal namespace with it. */
-  update: adminProcedure.input(UpdateUserInput).mutation(async ({ ctx, input }) => {
+  update: mutation("admin", UpdateUserInput, async (ctx, input) => {
     const { id, password, admin, ...fields } = input;
     if (Object.keys(fields).length === 0 && password === undefined && admin === undefined) {
       throw badRequest("400 (Bad request) at least one attribute must be given");
@@ -133,7 +147,7 @@ export const usersRouter = router({
   }),
 
   /** Deletes an account and everything it owns; returns what was deleted. */
-  remove: adminProcedure.input(UserIdInput).mutation(async ({ ctx, input }) => {
+  remove: mutation("admin", UserIdInput, async (ctx, input) => {
     const { runtime } = ctx;
     const user = await loadUser(runtime.stores, input.id);
     await runtime.stores.users.delete(user.id);
@@ -142,22 +156,8 @@ export const usersRouter = router({
   }),
 
   /** Blocks an account: its tokens and password stop working at once. */
-  block: adminProcedure.input(UserIdInput).mutation(({ ctx, input }) => setState(ctx, input.id, "blocked")),
+  block: mutation("admin", UserIdInput, (ctx, input) => setState(ctx, input.id, "blocked")),
 
   /** Unblocks an account. */
-  unblock: adminProcedure.input(UserIdInput).mutation(({ ctx, input }) => setState(ctx, input.id, "active")),
-});
-
-/** The private token of a user, unsealed. */
-export async function privateTokenOf(ctx: Context, userId: number): Promise<string> {
-  const sealed = await ctx.runtime.stores.users.sealedPrivateToken(userId);
-  if (!sealed) throw notFound("User");
-  return ctx.runtime.secrets.open(sealed);
-}
-
-async function setState(ctx: Context, id: number, state: User["state"]): Promise<true> {
-  const user = await ctx.runtime.stores.users.update(id, { state });
-  if (!user) throw notFound("User");
-  ctx.runtime.userChanged(id);
-  return true;
-}
+  unblock: mutation("admin", UserIdInput, (ctx, input) => setState(ctx, input.id, "active")),
+};

@@ -1,9 +1,9 @@
 import { forbidden, invalid, notFound, unauthenticated } from "@kiln/domain";
-import { Id, ShortText } from "@kiln/schemas";
+import { Id, NoInput, ShortText } from "@kiln/schemas";
 import { z } from "zod";
 import type { Context } from "../context.js";
+import { mutation, query } from "../operation.js";
 import { generateToken, tokenDigest } from "../security/tokens.js";
-import { authedProcedure, publicProcedure, router } from "../trpc.js";
 
 const CreateTokenInput = z.object({
   /** The user the token acts as; defaults to the caller. */
@@ -26,8 +26,8 @@ function ownerFor(ctx: Context, requested: number | undefined): number {
 }
 
 /** Personal access tokens: minted, listed and revoked. The token is shown once, when minted. */
-export const tokensRouter = router({
-  createPersonal: publicProcedure.input(CreateTokenInput).mutation(async ({ ctx, input }) => {
+export const tokens = {
+  createPersonal: mutation("anyone", CreateTokenInput, async (ctx, input) => {
     if (!ctx.system && !ctx.actor) throw unauthenticated();
     const named =
       input.username === undefined
@@ -49,14 +49,14 @@ export const tokensRouter = router({
     return { ...record, token };
   }),
 
-  listPersonal: authedProcedure.query(({ ctx }) =>
+  listPersonal: query("signed_in", NoInput, (ctx) =>
     ctx.runtime.stores.personalAccessTokens.listForUser(ctx.actor.user.id),
   ),
 
-  revokePersonal: authedProcedure.input(z.object({ id: Id })).mutation(async ({ ctx, input }) => {
+  revokePersonal: mutation("signed_in", z.object({ id: Id }), async (ctx, input) => {
     const userId = ctx.actor.user.id;
     if (!(await ctx.runtime.stores.personalAccessTokens.revoke(userId, input.id))) throw notFound("Token");
     ctx.runtime.userChanged(userId);
     return true;
   }),
-});
+};

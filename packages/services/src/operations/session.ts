@@ -1,14 +1,14 @@
 import { DomainError, forbidden, isActive, missingParam, type User } from "@kiln/domain";
 import { SignInInput } from "@kiln/schemas";
 import type { Context } from "../context.js";
-import { publicProcedure, router } from "../trpc.js";
+import { mutation } from "../operation.js";
 import { privateTokenOf } from "./users.js";
 
 const rejected = () => new DomainError("unauthenticated", "401 Unauthorized");
 
 /** Password sign-in, answering with the session user and their private token. */
-export const sessionRouter = router({
-  signIn: publicProcedure.input(SignInInput).mutation(async ({ ctx, input }) => {
+export const session = {
+  signIn: mutation("anyone", SignInInput, async (ctx, input) => {
     const login = input.login ?? input.email;
     if (login === undefined) throw missingParam("login");
     const settings = await ctx.runtime.settings();
@@ -19,7 +19,7 @@ export const sessionRouter = router({
     const signedIn = (await ctx.runtime.stores.users.findById(user.id)) ?? user;
     return { user: signedIn, privateToken: await privateTokenOf(ctx, user.id) };
   }),
-});
+};
 
 /**
  * The active user whose username or email is `login` and whose password matches. Unknown users

@@ -1,0 +1,188 @@
+import { AccessLevel, Visibility } from "./access.js";
+
+/**
+ * What someone may do to a project. One table says which access level each ability needs; the
+ * visibility of the project adds what non-members may do; archiving takes writes away.
+ */
+export type ProjectAbility =
+  // guest
+  | "read_project"
+  | "read_issue"
+  | "create_issue"
+  | "create_note"
+  | "read_label"
+  | "read_milestone"
+  | "read_merge_request"
+  | "read_project_member"
+  | "upload_file"
+  // reporter
+  | "download_code"
+  | "fork_project"
+  | "update_issue"
+  | "admin_issue"
+  | "admin_label"
+  | "read_build"
+  | "read_pipeline"
+  | "read_commit_status"
+  // developer
+  | "push_code"
+  | "create_merge_request"
+  | "update_merge_request"
+  | "create_commit_status"
+  | "update_build"
+  | "create_pipeline"
+  // master
+  | "push_code_to_protected_branches"
+  | "admin_merge_request"
+  | "admin_milestone"
+  | "admin_note"
+  | "admin_project"
+  | "admin_project_member"
+  | "admin_hooks"
+  | "admin_build"
+  | "read_runners_token"
+  // owner
+  | "change_visibility_level"
+  | "rename_project"
+  | "remove_project"
+  | "archive_project"
+  | "remove_fork_project"
+  | "destroy_issue"
+  | "destroy_merge_request";
+
+/** The lowest access level that grants each ability to a member. */
+export const PROJECT_ABILITY_LEVELS: Readonly<Record<ProjectAbility, AccessLevel>> = {
+  read_project: AccessLevel.GUEST,
+  read_issue: AccessLevel.GUEST,
+  create_issue: AccessLevel.GUEST,
+  create_note: AccessLevel.GUEST,
+  read_label: AccessLevel.GUEST,
+  read_milestone: AccessLevel.GUEST,
+  read_merge_request: AccessLevel.GUEST,
+  read_project_member: AccessLevel.GUEST,
+  upload_file: AccessLevel.GUEST,
+  download_code: AccessLevel.REPORTER,
+  fork_project: AccessLevel.REPORTER,
+  update_issue: AccessLevel.REPORTER,
+  admin_issue: AccessLevel.REPORTER,
+  admin_label: AccessLevel.REPORTER,
+  read_build: AccessLevel.REPORTER,
+  read_pipeline: AccessLevel.REPORTER,
+  read_commit_status: AccessLevel.REPORTER,
+  push_code: AccessLevel.DEVELOPER,
+  create_merge_request: AccessLevel.DEVELOPER,
+  update_merge_request: AccessLevel.DEVELOPER,
+  create_commit_status: AccessLevel.DEVELOPER,
+  update_build: AccessLevel.DEVELOPER,
+  create_pipeline: AccessLevel.DEVELOPER,
+  push_code_to_protected_branches: AccessLevel.MASTER,
+  admin_merge_request: AccessLevel.MASTER,
+  admin_milestone: AccessLevel.MASTER,
+  admin_note: AccessLevel.MASTER,
+  admin_project: AccessLevel.MASTER,
+  admin_project_member: AccessLevel.MASTER,
+  admin_hooks: AccessLevel.MASTER,
+  admin_build: AccessLevel.MASTER,
+  read_runners_token: AccessLevel.MASTER,
+  change_visibility_level: AccessLevel.OWNER,
+  rename_project: AccessLevel.OWNER,
+  remove_project: AccessLevel.OWNER,
+  archive_project: AccessLevel.OWNER,
+  remove_fork_project: AccessLevel.OWNER,
+  destroy_issue: AccessLevel.OWNER,
+  destroy_merge_request: AccessLevel.OWNER,
+};
+
+/** Every project ability, in table order. */
+export const PROJECT_ABILITIES = Object.keys(PROJECT_ABILITY_LEVELS) as ProjectAbility[];
+
+/**
+ * What any signed-in user may do on an internal or public project without being a member: read
+ * it and take part as a guest, and read and fork its code (GitLab's base read-only plus public access).
+ */
+const NON_MEMBER_ABILITIES: ReadonlySet<ProjectAbility> = new Set<ProjectAbility>([
+  "read_project",
+  "read_issue",
+  "create_issue",
+  "create_note",
+  "read_label",
+  "read_milestone",
+  "read_merge_request",
+  "read_project_member",
+  "upload_file",
+  "download_code",
+  "fork_project",
+  "read_pipeline",
+  "read_commit_status",
+]);
+
+/** Abilities an archived project no longer grants to anyone but administrators. */
+const WRITES_LOST_WHEN_ARCHIVED: ReadonlySet<ProjectAbility> = new Set<ProjectAbility>([
+  "push_code",
+  "push_code_to_protected_branches",
+  "create_merge_request",
+  "update_merge_request",
+  "admin_merge_request",
+  "create_issue",
+  "update_issue",
+  "create_note",
+  "upload_file",
+  "create_pipeline",
+  "update_build",
+  "create_commit_status",
+]);
+
+/** Who is asking. */
+export interface Subject {
+  /** Administrators may do everything. */
+  isAdmin: boolean;
+  /** External users see internal projects only as members. */
+  external: boolean;
+  /** The highest access level the subject holds on this project (0 for none): see {@link effectiveAccessLevel}. */
+  accessLevel: AccessLevel;
+}
+
+/** The facts about a project that permissions depend on. */
+export interface ProjectFacts {
+  visibility: Visibility;
+  archived: boolean;
+  /** Whether builds (and their traces) are readable by everyone who may read the project. */
+  publicBuilds: boolean;
+}
+
+/** True when the project is visible to the subject without a membership. */
+function openTo(subject: Subject, project: ProjectFacts): boolean {
+  if (project.visibility === Visibility.PUBLIC) return true;
+  return project.visibility === Visibility.INTERNAL && !subject.external;
+}
+
+/** True when `subject` may perform `ability` on the project. */
+export function can(subject: Subject, project: ProjectFacts, ability: ProjectAbility): boolean {
+  if (subject.isAdmin) return true;
+  if (project.archived && WRITES_LOST_WHEN_ARCHIVED.has(ability)) return false;
+  if (subject.accessLevel >= PROJECT_ABILITY_LEVELS[ability] && subject.accessLevel > AccessLevel.NONE)
+    return true;
+  if (!openTo(subject, project)) return false;
+  if (ability === "read_build") return project.publicBuilds;
+  return NON_MEMBER_ABILITIES.has(ability);
+}
+
+/** Where a user's access to a project can come from. */
+export interface AccessSources {
+  /** The user owns the project's personal namespace. */
+  ownsNamespace: boolean;
+  /** Direct membership of the project. */
+  projectMember: AccessLevel | null;
+  /** Membership of the group that holds the project. */
+  groupMember: AccessLevel | null;
+  /** Shares of the project with groups the user belongs to: the user's level there, capped at the share. */
+  shares: readonly { memberLevel: AccessLevel; groupAccess: AccessLevel }[];
+}
+
+/** A user's level on a project: the highest of every source, a share capped at its `group_access`. */
+export function effectiveAccessLevel(sources: AccessSources): AccessLevel {
+  let level: number = sources.ownsNamespace ? AccessLevel.OWNER : AccessLevel.NONE;
+  level = Math.max(level, sources.projectMember ?? 0, sources.groupMember ?? 0);
+  for (const share of sources.shares) level = Math.max(level, Math.min(share.memberLevel, share.groupAccess));
+  return level as AccessLevel;
+}
