@@ -1,6 +1,6 @@
 import type { Page } from "@kiln/domain";
-import type { Actor, Context } from "@kiln/services";
-import type { z } from "zod";
+import { type Actor, type Context, invoke, type Operation } from "@kiln/services";
+import { z } from "zod";
 
 /** What every presenter may use: where the server lives and who is asking. */
 export interface PresentContext {
@@ -33,51 +33,74 @@ export interface Route {
   run(context: Context, input: unknown, present: PresentContext): Promise<Reply>;
 }
 
-interface RouteSpec<S extends z.ZodObject, R> {
+/** How a route reaches its use case: an operation (its input schema is the route's), or a function. */
+type Target<S extends z.ZodObject, R> =
+  | {
+      /** The operation to invoke; the route's parameters are its input. */
+      operation: Operation<z.ZodType, R>;
+      params?: never;
+      call?: never;
+    }
+  | {
+      /** The parameters, when they are not simply an operation's input. */
+      params: S;
+      /** Runs the use case. */
+      call: (context: Context, input: z.output<S>) => Promise<R>;
+      operation?: never;
+    };
+
+type RouteSpec<S extends z.ZodObject, R> = Target<S, R> & {
   method: Method;
   path: string;
-  params: S;
   anonymous?: boolean;
-  /** Runs the operation (usually `invoke(operation, context, input)`). */
-  call: (context: Context, input: z.output<S>) => Promise<R>;
   /** Defaults to 201 for POST, 200 otherwise. */
   status?: number;
-  /** Turns the procedure's result into v3 JSON. */
+  /** Turns the result into v3 JSON. */
   present: (result: R, context: PresentContext) => unknown;
-}
+};
 
-/** The parts of a route row every kind shares, with the kind's own way of running it. */
-function row<S extends z.ZodObject>(
-  spec: Omit<RouteSpec<S, never>, "call" | "present">,
-  run: Route["run"],
+const NO_PARAMS = z.object({});
+
+/** The parts of a route row every kind shares, with the kind's own way of presenting. */
+function row<S extends z.ZodObject, R>(
+  spec: RouteSpec<S, R>,
+  reply: (result: R, present: PresentContext) => Reply,
 ): Route {
+  const { operation } = spec;
+  const call = operation
+    ? (context: Context, input: z.output<S>) => invoke(operation, context, input)
+    : spec.call;
+  // An operation without input (NoInput is optional, not an object) takes no parameters.
+  const params = operation
+    ? operation.input instanceof z.ZodObject
+      ? operation.input
+      : NO_PARAMS
+    : spec.params;
   return {
     method: spec.method,
     path: spec.path,
-    params: spec.params,
+    params,
     anonymous: spec.anonymous ?? false,
-    run,
+    run: async (context, input, present) => reply(await call(context, input as z.output<S>), present),
   };
 }
 
 /** Declares a route that answers one entity (or any JSON value). */
 export function route<S extends z.ZodObject, R>(spec: RouteSpec<S, R>): Route {
   const status = spec.status ?? (spec.method === "POST" ? 201 : 200);
-  return row(spec, async (context, input, present) => {
-    const result = await spec.call(context, input as z.output<S>);
-    return { status, body: spec.present(result, present) };
-  });
+  return row(spec, (result, present) => ({ status, body: spec.present(result, present) }));
 }
 
-interface ListRouteSpec<S extends z.ZodObject, T> extends Omit<RouteSpec<S, Page<T>>, "present" | "status"> {
+type ListRouteSpec<S extends z.ZodObject, T> = Omit<RouteSpec<S, Page<T>>, "present" | "status"> & {
   /** Turns one item into v3 JSON. */
   present: (item: T, context: PresentContext) => unknown;
-}
+};
 
-/** Declares a paginated list: the procedure answers a Page, the reply carries the pagination headers. */
+/** Declares a paginated list: the use case answers a Page, the reply carries the pagination headers. */
 export function listRoute<S extends z.ZodObject, T>(spec: ListRouteSpec<S, T>): Route {
-  return row(spec, async (context, input, present) => {
-    const page = await spec.call(context, input as z.output<S>);
-    return { status: 200, body: page.items.map((item) => spec.present(item, present)), page };
-  });
+  return row(spec as RouteSpec<S, Page<T>>, (page, present) => ({
+    status: 200,
+    body: page.items.map((item) => spec.present(item, present)),
+    page,
+  }));
 }

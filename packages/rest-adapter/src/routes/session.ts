@@ -1,5 +1,4 @@
-import { SignInInput } from "@kiln/schemas";
-import { invoke, session } from "@kiln/services";
+import { session } from "@kiln/services";
 import { presentUserWithPrivateToken } from "../presenters/users.js";
 import { type Route, route } from "../route.js";
 
@@ -8,9 +7,8 @@ export const sessionRoutes: Route[] = [
   route({
     method: "POST",
     path: "/session",
-    params: SignInInput,
+    operation: session.signIn,
     anonymous: true,
-    call: (ctx, input) => invoke(session.signIn, ctx, input),
     present: ({ user, privateToken }, context) => presentUserWithPrivateToken(user, privateToken, context),
   }),
 ];

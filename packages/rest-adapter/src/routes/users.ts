@@ -1,13 +1,4 @@
-import {
-  AddSshKeyInput,
-  CreateUserInput,
-  ListUsersInput,
-  SshKeyIdInput,
-  UpdateUserInput,
-  UserIdInput,
-} from "@kiln/schemas";
-import { invoke, sshKeys, type UserView, users } from "@kiln/services";
-import { z } from "zod";
+import { sshKeys, type UserView, users } from "@kiln/services";
 import {
   presentSshKey,
   presentUser,
@@ -17,7 +8,6 @@ import {
 } from "../presenters/users.js";
 import { listRoute, type PresentContext, type Route, route } from "../route.js";
 
-const NoParams = z.object({});
 const asIs = <T>(value: T) => value;
 
 const presentListedUser = ({ user, full }: UserView, context: PresentContext) =>
@@ -28,8 +18,7 @@ export const userRoutes: Route[] = [
   route({
     method: "GET",
     path: "/user",
-    params: NoParams,
-    call: (ctx) => invoke(users.me, ctx, {}),
+    operation: users.me,
     present: ({ user, privateToken }, context) =>
       privateToken
         ? presentUserWithPrivateToken(user, privateToken, context)
@@ -38,101 +27,87 @@ export const userRoutes: Route[] = [
   listRoute({
     method: "GET",
     path: "/users",
-    params: ListUsersInput,
-    call: (ctx, input) => invoke(users.list, ctx, input),
+    operation: users.list,
     present: presentListedUser,
   }),
   route({
     method: "GET",
     path: "/users/:id",
-    params: UserIdInput,
-    call: (ctx, input) => invoke(users.get, ctx, input),
+    operation: users.get,
     present: ({ user, full }, context) =>
       full ? presentUserPublic(user, context) : presentUser(user, context),
   }),
   route({
     method: "POST",
     path: "/users",
-    params: CreateUserInput,
-    call: (ctx, input) => invoke(users.create, ctx, input),
+    operation: users.create,
     present: presentUserPublic,
   }),
   route({
     method: "PUT",
     path: "/users/:id",
-    params: UpdateUserInput,
-    call: (ctx, input) => invoke(users.update, ctx, input),
+    operation: users.update,
     present: presentUserPublic,
   }),
   route({
     method: "DELETE",
     path: "/users/:id",
-    params: UserIdInput,
-    call: (ctx, input) => invoke(users.remove, ctx, input),
+    operation: users.remove,
     present: presentUserPublic,
   }),
   route({
     method: "PUT",
     path: "/users/:id/block",
-    params: UserIdInput,
-    call: (ctx, input) => invoke(users.block, ctx, input),
+    operation: users.block,
     present: asIs,
   }),
   route({
     method: "PUT",
     path: "/users/:id/unblock",
-    params: UserIdInput,
-    call: (ctx, input) => invoke(users.unblock, ctx, input),
+    operation: users.unblock,
     present: asIs,
   }),
 
   route({
     method: "GET",
     path: "/user/keys",
-    params: NoParams,
-    call: (ctx) => invoke(sshKeys.listMine, ctx, {}),
+    operation: sshKeys.listMine,
     present: (keys) => keys.map(presentSshKey),
   }),
   route({
     method: "GET",
     path: "/user/keys/:key_id",
-    params: SshKeyIdInput,
-    call: (ctx, input) => invoke(sshKeys.getMine, ctx, input),
+    operation: sshKeys.getMine,
     present: presentSshKey,
   }),
   route({
     method: "POST",
     path: "/user/keys",
-    params: AddSshKeyInput,
-    call: (ctx, input) => invoke(sshKeys.addMine, ctx, input),
+    operation: sshKeys.addMine,
     present: presentSshKey,
   }),
   route({
     method: "DELETE",
     path: "/user/keys/:key_id",
-    params: SshKeyIdInput,
-    call: (ctx, input) => invoke(sshKeys.removeMine, ctx, input),
+    operation: sshKeys.removeMine,
     present: presentSshKey,
   }),
   route({
     method: "GET",
     path: "/users/:id/keys",
-    params: UserIdInput,
-    call: (ctx, input) => invoke(sshKeys.listFor, ctx, input),
+    operation: sshKeys.listFor,
     present: (keys) => keys.map(presentSshKey),
   }),
   route({
     method: "POST",
     path: "/users/:id/keys",
-    params: UserIdInput.extend(AddSshKeyInput.shape),
-    call: (ctx, input) => invoke(sshKeys.addFor, ctx, input),
+    operation: sshKeys.addFor,
     present: presentSshKey,
   }),
   route({
     method: "DELETE",
     path: "/users/:id/keys/:key_id",
-    params: UserIdInput.extend(SshKeyIdInput.shape),
-    call: (ctx, input) => invoke(sshKeys.removeFor, ctx, input),
+    operation: sshKeys.removeFor,
     present: presentSshKey,
   }),
 ];
