@@ -78,6 +78,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       log.error({ err: error, method: req.method, path: req.url?.split("?")[0] }, "internal error"),
   });
   log.info({ port, base_url: baseUrl, database: database.dialect }, "listening");
+  log.flush(); // whoever waits for readiness reads this line now, not at the next periodic flush
 
   return {
     port,

@@ -3,7 +3,7 @@ import { type Caller, createCaller, generateToken } from "@kiln/services";
 import { openBackend, startServer } from "./app.js";
 import { ConfigError, readConfig } from "./config.js";
 import { describeFailure } from "./failure.js";
-import { createLogger } from "./logger.js";
+import { createLogger, exitAfterLogs } from "./logger.js";
 import { USAGE } from "./usage.js";
 
 /** Where a command writes: the CLI's own output, and its error line. */
@@ -24,11 +24,11 @@ const commands: Record<string, Handler> = {
       server.stop().then(
         () => {
           log.info("stopped");
-          process.exit(0);
+          exitAfterLogs(log, 0);
         },
         (error: unknown) => {
           io.err(`kiln: stop failed: ${(error as Error).message}`);
-          process.exit(1);
+          exitAfterLogs(log, 1);
         },
       );
     };

@@ -109,8 +109,12 @@ describe("request log", () => {
       const root = await signInAsRoot(server);
       await call(server.url, { path: "/user", query: { private_token: root.token } });
       await call(server.url, { path: "/users", token: root.token });
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const requests = server.logs.filter((line) => line["msg"] === "request");
+      // lines are buffered for up to 200 ms
+      const requestLines = () => server.logs.filter((line) => line["msg"] === "request");
+      for (let waited = 0; requestLines().length < 3 && waited < 2000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const requests = requestLines();
       expect(requests.map((line) => [line["method"], line["path"], line["status"], line["user_id"]])).toEqual(
         [
           ["POST", "/api/v3/session", 201, null],
