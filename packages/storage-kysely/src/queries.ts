@@ -44,13 +44,11 @@ export function containsPattern(text: string): string {
 /** Current time as stored: ISO 8601 UTC with milliseconds. */
 export const now = (): string => new Date().toISOString();
 
-/**
- * Converts the 0/1 integers of the given keys to booleans, in place: rows come fresh from the
- * driver, and copying each one cost more than the conversion on list pages.
- */
+/** Converts the 0/1 integers of the given keys to booleans. */
 export function withBooleans<E>(row: Record<string, unknown>, keys: readonly (keyof E & string)[]): E {
-  for (const key of keys) row[key] = row[key] === 1 || row[key] === true;
-  return row as E;
+  const out: Record<string, unknown> = { ...row };
+  for (const key of keys) out[key] = row[key] === 1 || row[key] === true;
+  return out as E;
 }
 
 /** A boolean as stored. */
