@@ -4,7 +4,10 @@
  */
 export * from "./access.js";
 export * from "./errors.js";
+export * from "./events.js";
 export * from "./naming.js";
 export * from "./pagination.js";
+export * from "./permissions.js";
+export * from "./project.js";
 export * from "./settings.js";
 export * from "./user.js";

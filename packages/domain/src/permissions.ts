@@ -186,3 +186,45 @@ export function effectiveAccessLevel(sources: AccessSources): AccessLevel {
   for (const share of sources.shares) level = Math.max(level, Math.min(share.memberLevel, share.groupAccess));
   return level as AccessLevel;
 }
+
+/** What someone may do to a group. */
+export type GroupAbility =
+  | "read_group"
+  | "read_group_member"
+  | "create_projects"
+  | "admin_group"
+  | "admin_group_member"
+  | "remove_group";
+
+/** The lowest group access level that grants each group ability. */
+export const GROUP_ABILITY_LEVELS: Readonly<Record<GroupAbility, AccessLevel>> = {
+  read_group: AccessLevel.GUEST,
+  read_group_member: AccessLevel.GUEST,
+  create_projects: AccessLevel.MASTER,
+  admin_group: AccessLevel.OWNER,
+  admin_group_member: AccessLevel.OWNER,
+  remove_group: AccessLevel.OWNER,
+};
+
+/** Every group ability, in table order. */
+export const GROUP_ABILITIES = Object.keys(GROUP_ABILITY_LEVELS) as GroupAbility[];
+
+/** Who is asking about a group. */
+export interface GroupSubject {
+  isAdmin: boolean;
+  external: boolean;
+  /** The subject's level as a member of the group (0 for none). */
+  accessLevel: AccessLevel;
+  /** Whether the subject may read at least one project of the group (which makes the group visible). */
+  readsAProject: boolean;
+}
+
+/** True when `subject` may perform `ability` on a group of the given visibility. */
+export function canGroup(subject: GroupSubject, visibility: Visibility, ability: GroupAbility): boolean {
+  if (subject.isAdmin) return true;
+  if (subject.accessLevel > AccessLevel.NONE && subject.accessLevel >= GROUP_ABILITY_LEVELS[ability]) return true;
+  if (ability !== "read_group" && ability !== "read_group_member") return false;
+  if (visibility === Visibility.PUBLIC) return true;
+  if (visibility === Visibility.INTERNAL && !subject.external) return true;
+  return subject.readsAProject;
+}

@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from "kysely";
 import * as m0001 from "./0001_accounts.js";
+import * as m0002 from "./0002_projects.js";
 
 /**
  * Every migration, registered statically so the server still finds them once bundled.
@@ -7,6 +8,7 @@ import * as m0001 from "./0001_accounts.js";
  */
 const migrations: Record<string, Migration> = {
   "0001_accounts": m0001,
+  "0002_projects": m0002,
 };
 
 /** The static migration provider. */
