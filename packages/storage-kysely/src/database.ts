@@ -1,4 +1,4 @@
-import type { User } from "@kiln/domain";
+import type { Project, User } from "@kiln/domain";
 import type { Generated } from "kysely";
 
 /**
@@ -59,6 +59,100 @@ export interface ApplicationSettingsTable {
   updated_at: string;
 }
 
+/** `projects`, with the runners token as a digest (lookup) and sealed (display to masters). */
+export interface ProjectsTable extends Omit<Stored<Project>, "id" | "star_count" | "open_issues_count"> {
+  id: Generated<number>;
+  star_count: Generated<number>;
+  open_issues_count: Generated<number>;
+  runners_token_digest: string;
+  runners_token_sealed: string;
+}
+
+/** `project_members` and `group_members` share one shape. */
+interface MembersTable {
+  id: Generated<number>;
+  user_id: number;
+  access_level: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** `project_members`: direct memberships of projects. */
+export interface ProjectMembersTable extends MembersTable {
+  project_id: number;
+}
+
+/** `group_members`: memberships of groups (namespaces of kind `group`). */
+export interface GroupMembersTable extends MembersTable {
+  group_id: number;
+}
+
+/** `project_group_links`: projects shared with groups. */
+export interface ProjectGroupLinksTable {
+  id: Generated<number>;
+  project_id: number;
+  group_id: number;
+  group_access: number;
+  created_at: string;
+}
+
+/** `project_stars`: who starred what. */
+export interface ProjectStarsTable {
+  user_id: number;
+  project_id: number;
+  created_at: string;
+}
+
+/** `forked_project_links`: a fork and the project it was forked from. */
+export interface ForkedProjectLinksTable {
+  forked_to_project_id: number;
+  forked_from_project_id: number;
+  created_at: string;
+}
+
+/** `project_hooks`: webhooks; the secret token is sealed. */
+export interface ProjectHooksTable {
+  id: Generated<number>;
+  project_id: number;
+  url: string;
+  token_sealed: string | null;
+  push_events: number;
+  issues_events: number;
+  merge_requests_events: number;
+  tag_push_events: number;
+  note_events: number;
+  build_events: number;
+  pipeline_events: number;
+  wiki_page_events: number;
+  enable_ssl_verification: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** `events`: the activity feed; `data` is JSON text. */
+export interface EventsTable {
+  id: Generated<number>;
+  project_id: number | null;
+  author_id: number | null;
+  action: number;
+  target_type: string | null;
+  target_id: number | null;
+  target_title: string | null;
+  data: string | null;
+  created_at: string;
+}
+
+/** `uploads`: files attached to projects, stored under the data dir by a random secret. */
+export interface UploadsTable {
+  id: Generated<number>;
+  project_id: number;
+  uploader_id: number | null;
+  secret: string;
+  filename: string;
+  size: number;
+  created_at: string;
+}
+
 /** The whole schema, as Kysely sees it. */
 export interface Database {
   users: UsersTable;
@@ -66,4 +160,13 @@ export interface Database {
   personal_access_tokens: PersonalAccessTokensTable;
   ssh_keys: SshKeysTable;
   application_settings: ApplicationSettingsTable;
+  projects: ProjectsTable;
+  project_members: ProjectMembersTable;
+  group_members: GroupMembersTable;
+  project_group_links: ProjectGroupLinksTable;
+  project_stars: ProjectStarsTable;
+  forked_project_links: ForkedProjectLinksTable;
+  project_hooks: ProjectHooksTable;
+  events: EventsTable;
+  uploads: UploadsTable;
 }

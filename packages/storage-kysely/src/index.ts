@@ -14,6 +14,17 @@ export type { Database } from "./database.js";
 export { isUniqueViolation, UniqueViolation } from "./errors.js";
 export { type MigrationReport, migrateToLatest } from "./migrate.js";
 export type { CountMode } from "./queries.js";
-export type { NamespaceRow } from "./stores/namespaces.js";
+export type { NewEvent } from "./stores/events.js";
+export type { Member } from "./stores/members.js";
+export type { GroupFields } from "./stores/namespaces.js";
+export type { ShareWithGroup } from "./stores/project-links.js";
+export type {
+  NewProject,
+  ProjectFilter,
+  ProjectOrder,
+  ProjectOrderColumn,
+  ProjectPatch,
+  ProjectScope,
+} from "./stores/projects.js";
 export type { NewUser, UserFilter, UserPatch } from "./stores/users.js";
 export { Stores } from "./stores.js";

@@ -13,9 +13,9 @@ export type CountMode =
  * Runs one page of `query` and its total, both in SQL. The count reuses the query's filters without
  * its ordering, and stops after COUNT_LIMIT + 1 rows in `capped` mode.
  */
-export async function paginate<TB extends keyof Database, O>(
+export async function paginate<DB, TB extends keyof DB, O>(
   db: Kysely<Database>,
-  query: SelectQueryBuilder<Database, TB, O>,
+  query: SelectQueryBuilder<DB, TB, O>,
   page: PageRequest,
   countMode: CountMode,
 ): Promise<{ rows: O[]; total: number | null }> {

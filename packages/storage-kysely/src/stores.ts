@@ -1,6 +1,10 @@
 import type { Kysely } from "kysely";
 import type { Database } from "./database.js";
+import { EventStore } from "./stores/events.js";
+import { MemberStore } from "./stores/members.js";
 import { NamespaceStore } from "./stores/namespaces.js";
+import { ForkStore, ShareStore, StarStore } from "./stores/project-links.js";
+import { ProjectStore } from "./stores/projects.js";
 import { SettingsStore } from "./stores/settings.js";
 import { SshKeyStore } from "./stores/ssh-keys.js";
 import { PersonalAccessTokenStore } from "./stores/tokens.js";
@@ -16,6 +20,13 @@ export class Stores {
   readonly personalAccessTokens: PersonalAccessTokenStore;
   readonly sshKeys: SshKeyStore;
   readonly settings: SettingsStore;
+  readonly projects: ProjectStore;
+  readonly projectMembers: MemberStore;
+  readonly groupMembers: MemberStore;
+  readonly stars: StarStore;
+  readonly forks: ForkStore;
+  readonly shares: ShareStore;
+  readonly events: EventStore;
 
   constructor(readonly db: Kysely<Database>) {
     this.users = new UserStore(db);
@@ -23,6 +34,13 @@ export class Stores {
     this.personalAccessTokens = new PersonalAccessTokenStore(db);
     this.sshKeys = new SshKeyStore(db);
     this.settings = new SettingsStore(db);
+    this.projects = new ProjectStore(db);
+    this.projectMembers = new MemberStore(db, "project");
+    this.groupMembers = new MemberStore(db, "group");
+    this.stars = new StarStore(db);
+    this.forks = new ForkStore(db);
+    this.shares = new ShareStore(db);
+    this.events = new EventStore(db);
   }
 
   /** Runs `work` in one transaction (or joins the current one): all of it is written, or none. */

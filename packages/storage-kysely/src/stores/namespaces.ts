@@ -1,15 +1,27 @@
-import type { Selectable } from "kysely";
+import type { Group, Namespace, Page, PageRequest } from "@kiln/domain";
 import { type Kysely, sql } from "kysely";
-import type { Database, NamespacesTable } from "../database.js";
+import type { Database } from "../database.js";
 import { guardUnique } from "../errors.js";
-import { now } from "../queries.js";
+import { containsPattern, definedOnly, flag, now, paginate, withBooleans } from "../queries.js";
 
-/** A namespace row as read. */
-export type NamespaceRow = Selectable<NamespacesTable>;
+const toNamespace = (row: Record<string, unknown>): Namespace =>
+  withBooleans<Namespace>(row, ["share_with_group_lock"]);
 
-/** Namespaces: the path space shared by users and groups. */
+/** Fields of a group that can be set. */
+export interface GroupFields {
+  name: string;
+  path: string;
+  description: string;
+  visibility_level: number;
+}
+
+/** Namespaces: the path space shared by users' personal namespaces and groups. */
 export class NamespaceStore {
   constructor(private readonly db: Kysely<Database>) {}
+
+  private select() {
+    return this.db.selectFrom("namespaces").selectAll();
+  }
 
   /** True when a user or group already holds this path, ignoring case. */
   async pathTaken(path: string, exceptId?: number): Promise<boolean> {
@@ -22,25 +34,25 @@ export class NamespaceStore {
   }
 
   /** Creates the personal namespace of a user. */
-  async createForUser(userId: number, username: string, name: string): Promise<NamespaceRow> {
+  async createForUser(userId: number, username: string, name: string): Promise<Namespace> {
     const at = now();
-    return guardUnique(() =>
+    const row = await guardUnique(() =>
       this.db
         .insertInto("namespaces")
         .values({ name, path: username, kind: "user", owner_id: userId, created_at: at, updated_at: at })
         .returningAll()
         .executeTakeFirstOrThrow(),
     );
+    return toNamespace(row);
   }
 
   /** The personal namespace of a user. */
-  async findForUser(userId: number): Promise<NamespaceRow | undefined> {
-    return this.db
-      .selectFrom("namespaces")
-      .selectAll()
+  async findForUser(userId: number): Promise<Namespace | undefined> {
+    const row = await this.select()
       .where("owner_id", "=", userId)
       .where("kind", "=", "user")
       .executeTakeFirst();
+    return row && toNamespace(row);
   }
 
   /** Follows a username change: the personal namespace takes the new path and name. */
@@ -53,5 +65,101 @@ export class NamespaceStore {
         .where("kind", "=", "user")
         .execute(),
     );
+  }
+
+  /** A namespace by id. */
+  async findById(id: number): Promise<Namespace | undefined> {
+    const row = await this.select().where("id", "=", id).executeTakeFirst();
+    return row && toNamespace(row);
+  }
+
+  /** A namespace by path, ignoring case. */
+  async findByPath(path: string): Promise<Namespace | undefined> {
+    const row = await this.select().where(sql`lower(path)`, "=", path.toLowerCase()).executeTakeFirst();
+    return row && toNamespace(row);
+  }
+
+  /** Namespaces by id, for presenting a page of projects. */
+  async findByIds(ids: readonly number[]): Promise<Map<number, Namespace>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.select()
+      .where("id", "in", [...new Set(ids)])
+      .execute();
+    return new Map(rows.map((row) => [row.id, toNamespace(row)]));
+  }
+
+  /** Creates a group; raises UniqueViolation when the path is taken. */
+  async createGroup(fields: GroupFields): Promise<Group> {
+    const at = now();
+    const row = await guardUnique(() =>
+      this.db
+        .insertInto("namespaces")
+        .values({ ...fields, kind: "group", owner_id: null, created_at: at, updated_at: at })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    );
+    return toNamespace(row) as Group;
+  }
+
+  /** Changes a group; undefined fields stay. */
+  async updateGroup(
+    id: number,
+    patch: Partial<GroupFields & { share_with_group_lock: boolean }>,
+  ): Promise<Group | undefined> {
+    const { share_with_group_lock, ...rest } = patch;
+    const values = { ...definedOnly(rest), updated_at: now() } as Record<string, unknown>;
+    if (share_with_group_lock !== undefined) values["share_with_group_lock"] = flag(share_with_group_lock);
+    const row = await guardUnique(() =>
+      this.db
+        .updateTable("namespaces")
+        .set(values)
+        .where("id", "=", id)
+        .where("kind", "=", "group")
+        .returningAll()
+        .executeTakeFirst(),
+    );
+    return row && (toNamespace(row) as Group);
+  }
+
+  /** Deletes a group (its projects, members and shares go with it). True if it existed. */
+  async deleteGroup(id: number): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom("namespaces")
+      .where("id", "=", id)
+      .where("kind", "=", "group")
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /**
+   * One page of namespaces by id: all of them, or only the user's own namespace and the groups
+   * they belong to; `kind` narrows to groups; `search` matches name or path.
+   */
+  async list(
+    filter: { memberId?: number | undefined; kind?: "group" | undefined; search?: string | undefined },
+    page: PageRequest,
+  ): Promise<Page<Namespace>> {
+    let query = this.select().orderBy("id", "asc");
+    if (filter.kind) query = query.where("kind", "=", filter.kind);
+    if (filter.memberId !== undefined) {
+      const userId = filter.memberId;
+      query = query.where((eb) =>
+        eb.or([
+          eb.and([eb("kind", "=", "user"), eb("owner_id", "=", userId)]),
+          eb("id", "in", eb.selectFrom("group_members").select("group_id").where("user_id", "=", userId)),
+        ]),
+      );
+    }
+    if (filter.search) {
+      const pattern = containsPattern(filter.search);
+      query = query.where((eb) =>
+        eb.or([
+          eb(sql`lower(name)`, "like", sql`${pattern} escape '\\'`),
+          eb(sql`lower(path)`, "like", sql`${pattern} escape '\\'`),
+        ]),
+      );
+    }
+    const { rows, total } = await paginate(this.db, query, page, filter.search ? "capped" : "exact");
+    return { items: rows.map(toNamespace), page: page.page, perPage: page.perPage, total };
   }
 }

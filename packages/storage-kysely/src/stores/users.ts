@@ -4,7 +4,8 @@ import type { Database, UsersTable } from "../database.js";
 import { guardUnique } from "../errors.js";
 import { containsPattern, definedOnly, flag, now, paginate, withBooleans } from "../queries.js";
 
-const USER_COLUMNS = [
+/** The columns of a user, secrets excluded. */
+export const USER_COLUMNS = [
   "id",
   "username",
   "email",
@@ -37,7 +38,8 @@ void allSelected;
 
 const BOOLEANS = ["is_admin", "can_create_group", "external"] as const;
 
-const toUser = (row: Record<string, unknown>): User => withBooleans<User>(row, BOOLEANS);
+/** A users row (secrets excluded) as the domain entity. */
+export const toUser = (row: Record<string, unknown>): User => withBooleans<User>(row, BOOLEANS);
 
 /** What a new account is made of: profile, password hash and the private token's two forms. */
 export type NewUser = Omit<

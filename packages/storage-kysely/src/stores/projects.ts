@@ -1,0 +1,372 @@
+import type { AccessSources, Page, PageRequest, Project, Visibility } from "@kiln/domain";
+import { AccessLevel } from "@kiln/domain";
+import { type ExpressionBuilder, type Kysely, sql } from "kysely";
+import type { Database, ProjectsTable } from "../database.js";
+import { guardUnique } from "../errors.js";
+import { containsPattern, definedOnly, flag, now, paginate, withBooleans } from "../queries.js";
+
+const BOOLEANS = [
+  "archived",
+  "issues_enabled",
+  "merge_requests_enabled",
+  "builds_enabled",
+  "wiki_enabled",
+  "snippets_enabled",
+  "container_registry_enabled",
+  "shared_runners_enabled",
+  "lfs_enabled",
+  "request_access_enabled",
+  "public_builds",
+  "only_allow_merge_if_build_succeeds",
+] as const satisfies readonly (keyof Project)[];
+
+/** Every column of a project but the runners token. */
+const PROJECT_COLUMNS = [
+  "id",
+  "namespace_id",
+  "name",
+  "path",
+  "description",
+  "default_branch",
+  "visibility_level",
+  "creator_id",
+  "import_url",
+  "star_count",
+  "open_issues_count",
+  "created_at",
+  "updated_at",
+  "last_activity_at",
+  ...BOOLEANS,
+] as const satisfies readonly (keyof Project)[];
+
+type Unselected = Exclude<keyof Project, (typeof PROJECT_COLUMNS)[number]>;
+const allSelected: Unselected extends never ? true : never = true;
+void allSelected;
+
+const toProject = (row: Record<string, unknown>): Project => withBooleans<Project>(row, BOOLEANS);
+
+/** What a new project is made of. */
+export type NewProject = Omit<
+  Project,
+  "id" | "star_count" | "open_issues_count" | "created_at" | "updated_at" | "last_activity_at"
+> & {
+  runners_token_digest: string;
+  runners_token_sealed: string;
+};
+
+/** Fields an update may change; undefined fields stay. */
+export type ProjectPatch = {
+  [K in keyof Omit<Project, "id" | "created_at" | "star_count" | "open_issues_count">]?:
+    | Project[K]
+    | undefined;
+};
+
+/** Which projects a list draws from. */
+export type ProjectScope =
+  | { kind: "all" }
+  /** Projects the user is a member of, in any way (GitLab's "authorized projects"). */
+  | { kind: "member"; userId: number }
+  /** Projects in the user's namespace or in groups the user owns. */
+  | { kind: "owned"; userId: number }
+  | { kind: "starred"; userId: number }
+  /** Everything the user may read: authorized, internal (unless external) and public projects. */
+  | { kind: "visible"; userId: number; external: boolean }
+  /** A namespace's projects, as far as the viewer may read them (null viewer: administrators). */
+  | { kind: "namespace"; namespaceId: number; viewer: { userId: number; external: boolean } | null };
+
+/** Filters every project list accepts. */
+export interface ProjectFilter {
+  archived?: boolean | undefined;
+  visibility?: Visibility | undefined;
+  /** Matches name, path or description, ignoring case. */
+  search?: string | undefined;
+}
+
+/** Columns a project list may be ordered by. */
+export type ProjectOrderColumn = "id" | "name" | "path" | "created_at" | "updated_at" | "last_activity_at";
+
+/** How a project list is ordered. */
+export interface ProjectOrder {
+  by: ProjectOrderColumn;
+  direction: "asc" | "desc";
+  /** Projects with builds enabled first (`ci_enabled_first`). */
+  buildsFirst?: boolean | undefined;
+}
+
+type ProjectsEb = ExpressionBuilder<Database, "projects">;
+
+/** The ids of the projects a user is a member of, through any source. */
+function memberProjectIds(eb: ProjectsEb, userId: number) {
+  return eb
+    .selectFrom("project_members")
+    .select("project_members.project_id as id")
+    .where("project_members.user_id", "=", userId)
+    .union(
+      eb
+        .selectFrom("projects as p")
+        .innerJoin("namespaces as n", "n.id", "p.namespace_id")
+        .select("p.id as id")
+        .where("n.owner_id", "=", userId)
+        .where("n.kind", "=", "user"),
+    )
+    .union(
+      eb
+        .selectFrom("projects as p")
+        .innerJoin("group_members as gm", "gm.group_id", "p.namespace_id")
+        .select("p.id as id")
+        .where("gm.user_id", "=", userId),
+    )
+    .union(
+      eb
+        .selectFrom("project_group_links as l")
+        .innerJoin("group_members as gm", "gm.group_id", "l.group_id")
+        .select("l.project_id as id")
+        .where("gm.user_id", "=", userId),
+    );
+}
+
+/** Projects: rows, lookups, and lists drawn from a scope, filtered and ordered in SQL. */
+export class ProjectStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  private select() {
+    return this.db.selectFrom("projects").select(PROJECT_COLUMNS);
+  }
+
+  /** A project by id. */
+  async findById(id: number): Promise<Project | undefined> {
+    const row = await this.select().where("id", "=", id).executeTakeFirst();
+    return row && toProject(row);
+  }
+
+  /** Projects by id. */
+  async findByIds(ids: readonly number[]): Promise<Map<number, Project>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.select()
+      .where("id", "in", [...new Set(ids)])
+      .execute();
+    return new Map(rows.map((row) => [row.id, toProject(row)]));
+  }
+
+  /** A project by `namespace/project`, ignoring case but preferring an exact match. */
+  async findByFullPath(namespacePath: string, projectPath: string): Promise<Project | undefined> {
+    const rows = await this.db
+      .selectFrom("projects")
+      .innerJoin("namespaces", "namespaces.id", "projects.namespace_id")
+      .select(PROJECT_COLUMNS.map((column) => `projects.${column}` as const))
+      .select(["namespaces.path as namespace_path"])
+      .where(sql`lower(namespaces.path)`, "=", namespacePath.toLowerCase())
+      .where(sql`lower(projects.path)`, "=", projectPath.toLowerCase())
+      .execute();
+    const exact =
+      rows.find((row) => row.namespace_path === namespacePath && row.path === projectPath) ?? rows[0];
+    if (!exact) return undefined;
+    const { namespace_path: _, ...project } = exact;
+    return toProject(project);
+  }
+
+  /** The sealed runners token of a project. */
+  async sealedRunnersToken(id: number): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom("projects")
+      .select("runners_token_sealed")
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return row?.runners_token_sealed;
+  }
+
+  /** True when the namespace holds a project with this name (or path), ignoring case. */
+  async taken(
+    namespaceId: number,
+    field: "name" | "path",
+    value: string,
+    exceptId?: number,
+  ): Promise<boolean> {
+    let query = this.db
+      .selectFrom("projects")
+      .select("id")
+      .where("namespace_id", "=", namespaceId)
+      .where(sql`lower(${sql.ref(field)})`, "=", value.toLowerCase());
+    if (exceptId !== undefined) query = query.where("id", "!=", exceptId);
+    return (await query.executeTakeFirst()) !== undefined;
+  }
+
+  /** How many projects a namespace holds (a user's against their projects limit). */
+  async countInNamespace(namespaceId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom("projects")
+      .select(sql<number | string>`count(*)`.as("n"))
+      .where("namespace_id", "=", namespaceId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** The ids of a namespace's projects. */
+  async idsInNamespace(namespaceId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom("projects")
+      .select("id")
+      .where("namespace_id", "=", namespaceId)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  /** Creates a project; raises UniqueViolation when the name or path is taken in the namespace. */
+  async create(project: NewProject): Promise<Project> {
+    const at = now();
+    const flags = Object.fromEntries(BOOLEANS.map((key) => [key, flag(project[key])]));
+    const values = {
+      ...project,
+      ...flags,
+      created_at: at,
+      updated_at: at,
+      last_activity_at: at,
+    } as unknown as Omit<ProjectsTable, "id" | "star_count" | "open_issues_count">;
+    const row = await guardUnique(() =>
+      this.db.insertInto("projects").values(values).returning(PROJECT_COLUMNS).executeTakeFirstOrThrow(),
+    );
+    return toProject(row);
+  }
+
+  /** Applies a patch; undefined when there is no such project. */
+  async update(id: number, patch: ProjectPatch): Promise<Project | undefined> {
+    const values: Record<string, unknown> = { ...definedOnly(patch), updated_at: now() };
+    for (const key of BOOLEANS)
+      if (typeof values[key] === "boolean") values[key] = flag(values[key] as boolean);
+    const row = await guardUnique(() =>
+      this.db
+        .updateTable("projects")
+        .set(values)
+        .where("id", "=", id)
+        .returning(PROJECT_COLUMNS)
+        .executeTakeFirst(),
+    );
+    return row && toProject(row);
+  }
+
+  /** Adds `delta` to the star count. */
+  async addStars(id: number, delta: number): Promise<void> {
+    await this.db
+      .updateTable("projects")
+      .set({ star_count: sql`star_count + ${delta}` })
+      .where("id", "=", id)
+      .execute();
+  }
+
+  /** Deletes a project and, through the database, everything that hangs off it. True if it existed. */
+  async delete(id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom("projects").where("id", "=", id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /**
+   * Where a user's access to a project comes from, in one query: their project membership, their
+   * membership of the project's group, and their levels in groups the project is shared with,
+   * each capped at the share.
+   */
+  async accessSources(
+    userId: number,
+    project: Pick<Project, "id" | "namespace_id">,
+    ownsNamespace: boolean,
+  ): Promise<AccessSources> {
+    const row = await sql<{
+      project_level: number | null;
+      group_level: number | null;
+      shared_level: number | null;
+    }>`
+      select
+        (select access_level from project_members where project_id = ${project.id} and user_id = ${userId}) as project_level,
+        (select access_level from group_members where group_id = ${project.namespace_id} and user_id = ${userId}) as group_level,
+        (select max(case when gm.access_level < l.group_access then gm.access_level else l.group_access end)
+           from project_group_links l join group_members gm on gm.group_id = l.group_id
+          where l.project_id = ${project.id} and gm.user_id = ${userId}) as shared_level
+    `.execute(this.db);
+    const levels = row.rows[0];
+    const shared = levels?.shared_level ?? null;
+    return {
+      ownsNamespace,
+      projectMember: (levels?.project_level ?? null) as AccessLevel | null,
+      groupMember: (levels?.group_level ?? null) as AccessLevel | null,
+      // The share is already capped in SQL: report it as a share of itself.
+      shares:
+        shared === null ? [] : [{ memberLevel: shared as AccessLevel, groupAccess: shared as AccessLevel }],
+    };
+  }
+
+  /** One page of projects from a scope, filtered and ordered. */
+  async list(
+    scope: ProjectScope,
+    filter: ProjectFilter,
+    order: ProjectOrder,
+    page: PageRequest,
+  ): Promise<Page<Project>> {
+    let query = this.select();
+    switch (scope.kind) {
+      case "all":
+        break;
+      case "member":
+        query = query.where("id", "in", (eb) => memberProjectIds(eb, scope.userId));
+        break;
+      case "owned":
+        query = query.where("namespace_id", "in", (eb) =>
+          eb
+            .selectFrom("namespaces")
+            .select("id")
+            .where("owner_id", "=", scope.userId)
+            .where("kind", "=", "user")
+            .union(
+              eb
+                .selectFrom("group_members")
+                .select("group_id as id")
+                .where("user_id", "=", scope.userId)
+                .where("access_level", "=", AccessLevel.OWNER),
+            ),
+        );
+        break;
+      case "starred":
+        query = query.where("id", "in", (eb) =>
+          eb.selectFrom("project_stars").select("project_id").where("user_id", "=", scope.userId),
+        );
+        break;
+      case "visible":
+        query = query.where((eb) =>
+          eb.or([
+            eb("visibility_level", ">=", scope.external ? 20 : 10),
+            eb("id", "in", memberProjectIds(eb, scope.userId)),
+          ]),
+        );
+        break;
+      case "namespace": {
+        query = query.where("namespace_id", "=", scope.namespaceId);
+        const viewer = scope.viewer;
+        if (viewer) {
+          query = query.where((eb) =>
+            eb.or([
+              eb("visibility_level", ">=", viewer.external ? 20 : 10),
+              eb("id", "in", memberProjectIds(eb, viewer.userId)),
+            ]),
+          );
+        }
+        break;
+      }
+    }
+    if (filter.archived !== undefined) query = query.where("archived", "=", flag(filter.archived));
+    if (filter.visibility !== undefined) query = query.where("visibility_level", "=", filter.visibility);
+    if (filter.search) {
+      const pattern = containsPattern(filter.search);
+      query = query.where((eb) =>
+        eb.or([
+          eb(sql`lower(name)`, "like", sql`${pattern} escape '\\'`),
+          eb(sql`lower(path)`, "like", sql`${pattern} escape '\\'`),
+          eb(sql`lower(coalesce(description, ''))`, "like", sql`${pattern} escape '\\'`),
+        ]),
+      );
+    }
+    if (order.buildsFirst) query = query.orderBy("builds_enabled", "desc");
+    query = query.orderBy(order.by, order.direction);
+    if (order.by !== "id") query = query.orderBy("id", order.direction);
+    const filtered = scope.kind === "all" || filter.search !== undefined;
+    const { rows, total } = await paginate(this.db, query, page, filtered ? "capped" : "exact");
+    return { items: rows.map(toProject), page: page.page, perPage: page.perPage, total };
+  }
+}
