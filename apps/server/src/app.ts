@@ -33,6 +33,7 @@ export async function openBackend(config: Config): Promise<Backend> {
     stores: new Stores(database.db),
     secretKey,
     singleProcess: database.dialect === "sqlite",
+    dataDir: config.dataDir,
   });
   return { database, runtime };
 }

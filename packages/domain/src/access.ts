@@ -39,3 +39,18 @@ export type Visibility = (typeof Visibility)[keyof typeof Visibility];
 export function isVisibility(value: number): value is Visibility {
   return value === 0 || value === 10 || value === 20;
 }
+
+/**
+ * A visibility as the application settings API may write it: GitLab documents 0, 1, 2 there but
+ * stores 0, 10, 20. Both are accepted; anything else is null.
+ */
+export function normalizeVisibility(value: number): Visibility | null {
+  if (value === 1) return Visibility.INTERNAL;
+  if (value === 2) return Visibility.PUBLIC;
+  return isVisibility(value) ? value : null;
+}
+
+/** The name of a visibility level, as v3 filters spell it. */
+export function visibilityName(level: Visibility): "private" | "internal" | "public" {
+  return level === Visibility.PUBLIC ? "public" : level === Visibility.INTERNAL ? "internal" : "private";
+}

@@ -6,4 +6,6 @@
 export * from "./errors.js";
 export * from "./pagination.js";
 export * from "./primitives.js";
+export * from "./project-entities.js";
+export * from "./projects.js";
 export * from "./users.js";

@@ -19,10 +19,16 @@ export { ensureRootUser, type RootBootstrap } from "./bootstrap.js";
 export type { Actor, Context } from "./context.js";
 export { type Access, invoke, type Operation, type SignedInContext } from "./operation.js";
 export { auth } from "./operations/auth.js";
+export { projectLinks } from "./operations/project-links.js";
+export { projectMembers } from "./operations/project-members.js";
+export { projects } from "./operations/projects.js";
 export { session } from "./operations/session.js";
 export { sshKeys } from "./operations/ssh-keys.js";
 export { tokens } from "./operations/tokens.js";
 export { type UserView, users } from "./operations/users.js";
+export type { ProjectView } from "./projects/views.js";
+/** A member of a project or group with their user, as the member operations answer. */
+export type { Member } from "@kiln/storage-kysely";
 export { type AppRouter, appRouter, type Caller, createCaller } from "./router.js";
 export { type RuntimeOptions, ServiceRuntime } from "./runtime.js";
 export type { PasswordHasher } from "./security/passwords.js";

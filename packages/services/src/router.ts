@@ -1,4 +1,7 @@
 import { auth } from "./operations/auth.js";
+import { projectLinks } from "./operations/project-links.js";
+import { projectMembers } from "./operations/project-members.js";
+import { projects } from "./operations/projects.js";
 import { session } from "./operations/session.js";
 import { sshKeys } from "./operations/ssh-keys.js";
 import { tokens } from "./operations/tokens.js";
@@ -8,6 +11,9 @@ import { createCallerFactory, proceduresOf, router } from "./trpc.js";
 /** Every use case of Kiln as a tRPC router, one procedure per operation. */
 export const appRouter = router({
   auth: router(proceduresOf(auth)),
+  projects: router(proceduresOf(projects)),
+  projectLinks: router(proceduresOf(projectLinks)),
+  projectMembers: router(proceduresOf(projectMembers)),
   session: router(proceduresOf(session)),
   sshKeys: router(proceduresOf(sshKeys)),
   tokens: router(proceduresOf(tokens)),

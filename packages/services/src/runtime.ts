@@ -14,12 +14,15 @@ export interface RuntimeOptions {
    * lookups and settings are then cached in memory. False when several servers share PostgreSQL.
    */
   singleProcess: boolean;
+  /** Where files live (uploads, and later repositories); null keeps nothing on disk. */
+  dataDir: string | null;
   passwords?: PasswordHasher;
 }
 
 /** The long-lived part of every request's context. */
 export class ServiceRuntime {
   readonly stores: Stores;
+  readonly dataDir: string | null;
   readonly secrets: SecretBox;
   readonly passwords: PasswordHasher;
   /** Null when caching is off (several processes share the database). */
@@ -29,6 +32,7 @@ export class ServiceRuntime {
 
   constructor(options: RuntimeOptions) {
     this.stores = options.stores;
+    this.dataDir = options.dataDir;
     this.secrets = new SecretBox(options.secretKey);
     this.passwords = options.passwords ?? argon2idHasher;
     this.identities = options.singleProcess ? new IdentityCache() : null;

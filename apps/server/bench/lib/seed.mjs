@@ -20,7 +20,7 @@ export async function seedUsers(dataDir, count) {
   });
   try {
     const stores = new Stores(database.db);
-    const runtime = new ServiceRuntime({ stores, secretKey, singleProcess: true });
+    const runtime = new ServiceRuntime({ stores, secretKey, singleProcess: true, dataDir });
     const root = await stores.users.findByUsername("root");
     const passwordHash = root && (await stores.users.passwordHash(root.id));
     if (!passwordHash) throw new Error("seed: the server did not create root");

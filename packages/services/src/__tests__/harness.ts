@@ -30,6 +30,7 @@ export function forEachDialect(suite: (h: () => Harness, dialect: TestDialect) =
           stores: new Stores(opened.db),
           secretKey: randomBytes(32),
           singleProcess: dialect.name === "sqlite",
+          dataDir: null,
         });
         const system = createCaller({ runtime, actor: null, system: true });
         harness = {

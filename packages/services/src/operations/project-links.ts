@@ -1,0 +1,113 @@
+import {
+  type AccessLevel,
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  notModified,
+  type Visibility,
+} from "@kiln/domain";
+import { ForkProjectInput, ForkRelationInput, ShareProjectInput, UnshareProjectInput } from "@kiln/schemas";
+import { UniqueViolation } from "@kiln/storage-kysely";
+import type { Context } from "../context.js";
+import { mutation } from "../operation.js";
+import { findProject, requireProject } from "../projects/access.js";
+import {
+  checkNameAndPathFree,
+  checkProjectsLimit,
+  insertProject,
+  targetNamespace,
+} from "../projects/create.js";
+import { projectView } from "../projects/views.js";
+import { groupVisibleTo } from "./groups-access.js";
+
+async function namespaceByRef(ctx: Context, ref: number | string | undefined): Promise<number | undefined> {
+  if (ref === undefined) return undefined;
+  const { namespaces } = ctx.runtime.stores;
+  const namespace =
+    typeof ref === "number" || /^\d+$/.test(ref)
+      ? await namespaces.findById(Number(ref))
+      : await namespaces.findByPath(ref);
+  if (!namespace) throw notFound("Namespace");
+  return namespace.id;
+}
+
+/** Forks and fork relations, and shares of projects with groups. */
+export const projectLinks = {
+  /** Forks a project into the caller's namespace (or `namespace`, where the caller may create projects). */
+  fork: mutation("signed_in", ForkProjectInput, async (ctx, input) => {
+    const { project: source } = await requireProject(ctx, input.id, "fork_project");
+    const creator = ctx.actor.user;
+    const namespace = await targetNamespace(ctx, creator, await namespaceByRef(ctx, input.namespace));
+    if (namespace.kind === "user") await checkProjectsLimit(ctx.runtime.stores, creator, namespace);
+    await checkNameAndPathFree(ctx.runtime.stores, namespace.id, source.name, source.path);
+    const fork = await insertProject(ctx, {
+      namespace,
+      name: source.name,
+      path: source.path,
+      // A fork is never more visible than its source, nor than the group that holds it.
+      visibility:
+        namespace.kind === "group"
+          ? (Math.min(source.visibility_level, namespace.visibility_level) as Visibility)
+          : source.visibility_level,
+      description: source.description,
+      importUrl: null,
+      flags: {
+        issues_enabled: source.issues_enabled,
+        merge_requests_enabled: source.merge_requests_enabled,
+        builds_enabled: source.builds_enabled,
+        wiki_enabled: source.wiki_enabled,
+        snippets_enabled: source.snippets_enabled,
+        public_builds: source.public_builds,
+      },
+      creator,
+      forkOf: source,
+    });
+    return projectView(ctx, fork);
+  }),
+
+  /** Records that a project is a fork of another (administrators); 409 when it already is a fork. */
+  linkFork: mutation("admin", ForkRelationInput, async (ctx, input) => {
+    const { project: fork } = await requireProject(ctx, input.id);
+    const source = await findProject(ctx.runtime.stores, input.forked_from_id);
+    if (!source) throw notFound("Project");
+    if (source.id === fork.id) throw badRequest("400 (Bad request) a project cannot be a fork of itself");
+    try {
+      await ctx.runtime.stores.forks.link(fork.id, source.id);
+    } catch (error) {
+      if (error instanceof UniqueViolation) throw conflict("Project already forked");
+      throw error;
+    }
+    return projectView(ctx, fork);
+  }),
+
+  /** Forgets that a project is a fork (administrators); 304 when it was not one. */
+  unlinkFork: mutation("admin", ForkRelationInput.pick({ id: true }), async (ctx, input) => {
+    const { project } = await requireProject(ctx, input.id);
+    if (!(await ctx.runtime.stores.forks.unlink(project.id))) throw notModified();
+    return projectView(ctx, project);
+  }),
+
+  /** Shares a project with a group, its members getting at most `group_access` (masters and owners). */
+  share: mutation("signed_in", ShareProjectInput, async (ctx, input) => {
+    const { project, namespace } = await requireProject(ctx, input.id, "admin_project");
+    const group = await ctx.runtime.stores.namespaces.findById(input.group_id);
+    if (group?.kind !== "group" || !(await groupVisibleTo(ctx, group))) throw notFound("Group");
+    if (namespace.share_with_group_lock) throw forbidden("The project sharing with group is disabled");
+    if (group.id === namespace.id)
+      throw badRequest("400 (Bad request) a project cannot be shared with its own group");
+    try {
+      return await ctx.runtime.stores.shares.add(project.id, group.id, input.group_access as AccessLevel);
+    } catch (error) {
+      if (error instanceof UniqueViolation) throw conflict("Project is already shared with this group");
+      throw error;
+    }
+  }),
+
+  /** Stops sharing a project with a group. */
+  unshare: mutation("signed_in", UnshareProjectInput, async (ctx, input) => {
+    const { project } = await requireProject(ctx, input.id, "admin_project");
+    if (!(await ctx.runtime.stores.shares.remove(project.id, input.group_id))) throw notFound("Group Link");
+    return null;
+  }),
+};

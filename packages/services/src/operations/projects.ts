@@ -1,0 +1,201 @@
+import { forbidden, mapPage, notFound, notModified, pageRequest, type User } from "@kiln/domain";
+import {
+  CreateProjectForUserInput,
+  CreateProjectInput,
+  ProjectEventsInput,
+  ProjectListParams,
+  ProjectRefInput,
+  SearchProjectsInput,
+  UpdateProjectInput,
+} from "@kiln/schemas";
+import type { Context } from "../context.js";
+import { mutation, query, type SignedInContext } from "../operation.js";
+import { requireProject } from "../projects/access.js";
+import {
+  checkNameAndPathFree,
+  checkProjectsLimit,
+  checkVisibilityAllowed,
+  checkVisibilityWithinNamespace,
+  featureFlags,
+  insertProject,
+  projectPath,
+  requestedVisibility,
+  targetNamespace,
+} from "../projects/create.js";
+import { listProjects } from "../projects/lists.js";
+import { projectView } from "../projects/views.js";
+import { removeProjectFiles } from "../storage-files.js";
+
+const viewer = (ctx: SignedInContext) => ({ userId: ctx.actor.user.id, external: ctx.actor.user.external });
+
+async function createFor(ctx: Context, creator: User, input: CreateProjectInput) {
+  const settings = await ctx.runtime.settings();
+  const namespace = await targetNamespace(ctx, creator, input.namespace_id);
+  const visibility = requestedVisibility(input, settings.default_project_visibility);
+  checkVisibilityAllowed(ctx, settings, visibility);
+  checkVisibilityWithinNamespace(namespace, visibility);
+  const path = projectPath(input.name, input.path);
+  if (namespace.kind === "user") {
+    const owner =
+      namespace.owner_id === creator.id
+        ? creator
+        : await ctx.runtime.stores.users.findById(namespace.owner_id ?? 0);
+    if (owner) await checkProjectsLimit(ctx.runtime.stores, owner, namespace);
+  }
+  await checkNameAndPathFree(ctx.runtime.stores, namespace.id, input.name, path);
+  const project = await insertProject(ctx, {
+    namespace,
+    name: input.name,
+    path,
+    visibility,
+    description: input.description ?? null,
+    importUrl: input.import_url ?? null,
+    flags: featureFlags(input),
+    creator,
+  });
+  return projectView(ctx, project);
+}
+
+/** Projects: lists, one project, and its life from creation to deletion. */
+export const projects = {
+  /** The projects the caller is a member of (GitLab's "authorized" projects; administrators too). */
+  list: query("signed_in", ProjectListParams, (ctx, input) =>
+    listProjects(ctx, { kind: "member", userId: ctx.actor.user.id }, input),
+  ),
+
+  /** Every project the caller may read. */
+  visible: query("signed_in", ProjectListParams, (ctx, input) =>
+    listProjects(ctx, { kind: "visible", ...viewer(ctx) }, input),
+  ),
+
+  /** Projects in the caller's namespace and in groups they own. */
+  owned: query("signed_in", ProjectListParams, (ctx, input) =>
+    listProjects(ctx, { kind: "owned", userId: ctx.actor.user.id }, input),
+  ),
+
+  /** Projects the caller starred and may still read. */
+  starred: query("signed_in", ProjectListParams, (ctx, input) =>
+    listProjects(ctx, { kind: "starred", ...viewer(ctx) }, input),
+  ),
+
+  /** Every project (administrators). */
+  all: query("admin", ProjectListParams, (ctx, input) => listProjects(ctx, { kind: "all" }, input)),
+
+  /** Readable projects whose name contains `query`. */
+  search: query("signed_in", SearchProjectsInput, (ctx, input) =>
+    listProjects(ctx, { kind: "visible", ...viewer(ctx) }, input, { filter: { name: input.query } }),
+  ),
+
+  /** One project. */
+  get: query("signed_in", ProjectRefInput, async (ctx, input) => {
+    const { project } = await requireProject(ctx, input.id);
+    return projectView(ctx, project);
+  }),
+
+  /** Creates a project for the caller (in their namespace, or a group they may create projects in). */
+  create: mutation("signed_in", CreateProjectInput, (ctx, input) => createFor(ctx, ctx.actor.user, input)),
+
+  /** Creates a project in another user's namespace (administrators). */
+  createForUser: mutation("admin", CreateProjectForUserInput, async (ctx, input) => {
+    const { user_id, ...rest } = input;
+    const owner = await ctx.runtime.stores.users.findById(user_id);
+    if (!owner) throw notFound("User");
+    return createFor(ctx, owner, rest);
+  }),
+
+  /**
+   * Changes a project: masters may change its settings; renaming and changing visibility need the
+   * owner (or an administrator).
+   */
+  update: mutation("signed_in", UpdateProjectInput, async (ctx, input) => {
+    const { id, name, path, default_branch, description, ...settings } = input;
+    const access = await requireProject(ctx, id, "admin_project");
+    const { project, namespace } = access;
+    const renames =
+      (name !== undefined && name !== project.name) || (path !== undefined && path !== project.path);
+    if (renames && !access.allows("rename_project")) throw forbidden("Only the owner may rename a project");
+    const visibility =
+      settings.visibility_level !== undefined || settings.public !== undefined
+        ? requestedVisibility(settings, project.visibility_level)
+        : undefined;
+    if (visibility !== undefined && visibility !== project.visibility_level) {
+      if (!access.allows("change_visibility_level"))
+        throw forbidden("Only the owner may change the visibility of a project");
+      const appSettings = await ctx.runtime.settings();
+      checkVisibilityAllowed(ctx, appSettings, visibility);
+      checkVisibilityWithinNamespace(namespace, visibility);
+    }
+    await checkNameAndPathFree(ctx.runtime.stores, namespace.id, name, path, project.id);
+    const updated = await ctx.runtime.stores.projects.update(project.id, {
+      name,
+      path,
+      description,
+      default_branch,
+      visibility_level: visibility,
+      ...featureFlags(settings),
+    });
+    if (!updated) throw notFound("Project");
+    return projectView(ctx, updated);
+  }),
+
+  /** Deletes a project with everything of it, files on disk included (owners and administrators). */
+  remove: mutation("signed_in", ProjectRefInput, async (ctx, input) => {
+    const { project } = await requireProject(ctx, input.id, "remove_project");
+    await ctx.runtime.stores.projects.delete(project.id);
+    await removeProjectFiles(ctx.runtime, project.id);
+    return true as const;
+  }),
+
+  /** Stars a project: 304 when already starred. */
+  star: mutation("signed_in", ProjectRefInput, async (ctx, input) => {
+    const { project } = await requireProject(ctx, input.id);
+    const starred = await ctx.runtime.stores.transaction(async (tx) => {
+      if (!(await tx.stars.add(ctx.actor.user.id, project.id))) return false;
+      await tx.projects.addStars(project.id, 1);
+      return true;
+    });
+    if (!starred) throw notModified();
+    return projectView(ctx, { ...project, star_count: project.star_count + 1 });
+  }),
+
+  /** Unstars a project: 304 when it was not starred. */
+  unstar: mutation("signed_in", ProjectRefInput, async (ctx, input) => {
+    const { project } = await requireProject(ctx, input.id);
+    const unstarred = await ctx.runtime.stores.transaction(async (tx) => {
+      if (!(await tx.stars.remove(ctx.actor.user.id, project.id))) return false;
+      await tx.projects.addStars(project.id, -1);
+      return true;
+    });
+    if (!unstarred) throw notModified();
+    return projectView(ctx, { ...project, star_count: project.star_count - 1 });
+  }),
+
+  /** Archives a project (idempotent; owners and administrators). */
+  archive: mutation("signed_in", ProjectRefInput, (ctx, input) => setArchived(ctx, input.id, true)),
+
+  /** Unarchives a project (idempotent; owners and administrators). */
+  unarchive: mutation("signed_in", ProjectRefInput, (ctx, input) => setArchived(ctx, input.id, false)),
+
+  /** The project's activity, newest first. */
+  events: query("signed_in", ProjectEventsInput, async (ctx, input) => {
+    const { project } = await requireProject(ctx, input.id);
+    const page = await ctx.runtime.stores.events.listForProject(project.id, pageRequest(input));
+    const authors = await ctx.runtime.stores.users.findByIds(
+      page.items.flatMap((event) => event.author_id ?? []),
+    );
+    return mapPage(page, (event) => ({
+      event,
+      author: event.author_id === null ? null : (authors.get(event.author_id) ?? null),
+    }));
+  }),
+};
+
+async function setArchived(ctx: Context, ref: number | string, archived: boolean) {
+  const { project } = await requireProject(ctx, ref, "archive_project");
+  const updated =
+    project.archived === archived
+      ? project
+      : await ctx.runtime.stores.projects.update(project.id, { archived });
+  if (!updated) throw notFound("Project");
+  return projectView(ctx, updated);
+}

@@ -1,0 +1,75 @@
+import {
+  AccessLevel,
+  can,
+  effectiveAccessLevel,
+  forbidden,
+  type Namespace,
+  notFound,
+  type Project,
+  type ProjectAbility,
+  type Subject,
+} from "@kiln/domain";
+import type { Stores } from "@kiln/storage-kysely";
+import type { Context } from "../context.js";
+
+/** A project as seen by the caller: the project, its namespace and the caller's rights on it. */
+export interface ProjectAccess {
+  project: Project;
+  namespace: Namespace;
+  subject: Subject;
+  /** True when the caller may do this to the project. */
+  allows(ability: ProjectAbility): boolean;
+}
+
+/** Finds a project by id (digits) or `namespace/project`, without checking who may see it. */
+export async function findProject(stores: Stores, ref: number | string): Promise<Project | undefined> {
+  if (typeof ref === "number" || /^\d+$/.test(ref)) return stores.projects.findById(Number(ref));
+  const slash = ref.lastIndexOf("/");
+  if (slash <= 0) return undefined;
+  return stores.projects.findByFullPath(ref.slice(0, slash), ref.slice(slash + 1));
+}
+
+/** The caller's level on a project and whether they are an administrator, for the permission table. */
+export async function subjectFor(ctx: Context, project: Project, namespace: Namespace): Promise<Subject> {
+  if (ctx.system) return { isAdmin: true, external: false, accessLevel: AccessLevel.OWNER };
+  const user = ctx.actor?.user;
+  if (!user) return { isAdmin: false, external: true, accessLevel: AccessLevel.NONE };
+  const ownsNamespace = namespace.kind === "user" && namespace.owner_id === user.id;
+  const sources = await ctx.runtime.stores.projects.accessSources(user.id, project, ownsNamespace);
+  return { isAdmin: user.is_admin, external: user.external, accessLevel: effectiveAccessLevel(sources) };
+}
+
+/** Builds the caller's view of a loaded project. */
+export async function accessTo(
+  ctx: Context,
+  project: Project,
+  namespace?: Namespace,
+): Promise<ProjectAccess> {
+  const owner = namespace ?? (await ctx.runtime.stores.namespaces.findById(project.namespace_id));
+  if (!owner) throw notFound("Project");
+  const subject = await subjectFor(ctx, project, owner);
+  const facts = {
+    visibility: project.visibility_level,
+    archived: project.archived,
+    publicBuilds: project.public_builds,
+  };
+  return { project, namespace: owner, subject, allows: (ability) => can(subject, facts, ability) };
+}
+
+/**
+ * The project named by `ref`, if the caller may read it, checked for `ability`. A project the
+ * caller may not read is `404 Project Not Found`, exactly like a missing one; one they may read
+ * but not act on is 403.
+ */
+export async function requireProject(
+  ctx: Context,
+  ref: number | string,
+  ability: ProjectAbility = "read_project",
+): Promise<ProjectAccess> {
+  const project = await findProject(ctx.runtime.stores, ref);
+  if (!project) throw notFound("Project");
+  const access = await accessTo(ctx, project);
+  if (!access.allows("read_project")) throw notFound("Project");
+  if (!access.allows(ability)) throw forbidden();
+  return access;
+}

@@ -1,0 +1,95 @@
+import { AccessLevel, type Namespace, type Project, type User } from "@kiln/domain";
+import type { ShareWithGroup } from "@kiln/storage-kysely";
+import type { Context } from "../context.js";
+
+/** Everything a v3 Project answer shows, loaded for a page of projects at once. */
+export interface ProjectView {
+  project: Project;
+  namespace: Namespace;
+  /** The user of a personal namespace; null for group projects. */
+  owner: User | null;
+  forkedFrom: { project: Project; namespace: Namespace } | null;
+  forksCount: number;
+  sharedWithGroups: ShareWithGroup[];
+  /** The caller's direct levels: project membership and membership of the project's group. */
+  permissions: { projectAccess: AccessLevel | null; groupAccess: AccessLevel | null };
+  /** Shown to masters, owners and administrators only. */
+  runnersToken: string | null;
+}
+
+/**
+ * The views of many projects with a fixed number of queries (namespaces, owners, forks, shares,
+ * the caller's memberships), whatever the page size.
+ */
+export async function projectViews(ctx: Context, projects: readonly Project[]): Promise<ProjectView[]> {
+  if (projects.length === 0) return [];
+  const { stores, secrets } = ctx.runtime;
+  const ids = projects.map((project) => project.id);
+  const user = ctx.actor?.user ?? null;
+  const [sources, forksCount, shares] = await Promise.all([
+    stores.forks.sourcesOf(ids),
+    stores.forks.countForks(ids),
+    stores.shares.forProjects(ids),
+  ]);
+  const sourceProjects = await stores.projects.findByIds([...sources.values()]);
+  const namespaceIds = [...projects, ...sourceProjects.values()].map((project) => project.namespace_id);
+  const namespaces = await stores.namespaces.findByIds(namespaceIds);
+  const ownerIds = [...namespaces.values()].flatMap((ns) =>
+    ns.kind === "user" && ns.owner_id !== null ? [ns.owner_id] : [],
+  );
+  const [owners, projectLevels, groupLevels] = await Promise.all([
+    stores.users.findByIds(ownerIds),
+    user ? stores.projectMembers.levelsOf(user.id, ids) : new Map<number, AccessLevel>(),
+    user
+      ? stores.groupMembers.levelsOf(
+          user.id,
+          projects.map((project) => project.namespace_id),
+        )
+      : new Map<number, AccessLevel>(),
+  ]);
+
+  const seesToken = (project: Project, namespace: Namespace | undefined): boolean => {
+    if (ctx.system || user?.is_admin) return true;
+    if (namespace?.kind === "user" && user !== null && namespace.owner_id === user.id) return true;
+    const level = Math.max(projectLevels.get(project.id) ?? 0, groupLevels.get(project.namespace_id) ?? 0);
+    return level >= AccessLevel.MASTER;
+  };
+  const tokens = await stores.projects.sealedRunnersTokens(
+    projects
+      .filter((project) => seesToken(project, namespaces.get(project.namespace_id)))
+      .map((project) => project.id),
+  );
+
+  const views: ProjectView[] = [];
+  for (const project of projects) {
+    const namespace = namespaces.get(project.namespace_id);
+    if (!namespace) continue; // deleted meanwhile
+    const sourceId = sources.get(project.id);
+    const source = sourceId === undefined ? undefined : sourceProjects.get(sourceId);
+    const sourceNamespace = source && namespaces.get(source.namespace_id);
+    const projectAccess = projectLevels.get(project.id) ?? null;
+    const groupAccess = namespace.kind === "group" ? (groupLevels.get(namespace.id) ?? null) : null;
+    const sealed = tokens.get(project.id);
+    views.push({
+      project,
+      namespace,
+      owner:
+        namespace.kind === "user" && namespace.owner_id !== null
+          ? (owners.get(namespace.owner_id) ?? null)
+          : null,
+      forkedFrom: source && sourceNamespace ? { project: source, namespace: sourceNamespace } : null,
+      forksCount: forksCount.get(project.id) ?? 0,
+      sharedWithGroups: shares.get(project.id) ?? [],
+      permissions: { projectAccess, groupAccess },
+      runnersToken: sealed ? secrets.open(sealed) : null,
+    });
+  }
+  return views;
+}
+
+/** The view of one project. */
+export async function projectView(ctx: Context, project: Project): Promise<ProjectView> {
+  const [view] = await projectViews(ctx, [project]);
+  if (!view) throw new Error(`project ${project.id} vanished while being presented`);
+  return view;
+}
