@@ -68,7 +68,8 @@ export type ProjectScope =
   | { kind: "member"; userId: number }
   /** Projects in the user's namespace or in groups the user owns. */
   | { kind: "owned"; userId: number }
-  | { kind: "starred"; userId: number }
+  /** Projects the user starred, as far as they may still read them. */
+  | { kind: "starred"; userId: number; external: boolean }
   /** Everything the user may read: authorized, internal (unless external) and public projects. */
   | { kind: "visible"; userId: number; external: boolean }
   /** A namespace's projects, as far as the viewer may read them (null viewer: administrators). */
@@ -80,6 +81,8 @@ export interface ProjectFilter {
   visibility?: Visibility | undefined;
   /** Matches name, path or description, ignoring case. */
   search?: string | undefined;
+  /** Matches the name only, ignoring case (`/projects/search/:query`). */
+  name?: string | undefined;
 }
 
 /** Columns a project list may be ordered by. */
@@ -165,14 +168,15 @@ export class ProjectStore {
     return toProject(project);
   }
 
-  /** The sealed runners token of a project. */
-  async sealedRunnersToken(id: number): Promise<string | undefined> {
-    const row = await this.db
+  /** The sealed runners tokens of some projects. */
+  async sealedRunnersTokens(ids: readonly number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
       .selectFrom("projects")
-      .select("runners_token_sealed")
-      .where("id", "=", id)
-      .executeTakeFirst();
-    return row?.runners_token_sealed;
+      .select(["id", "runners_token_sealed"])
+      .where("id", "in", [...new Set(ids)])
+      .execute();
+    return new Map(rows.map((row) => [row.id, row.runners_token_sealed]));
   }
 
   /** True when the namespace holds a project with this name (or path), ignoring case. */
@@ -324,9 +328,14 @@ export class ProjectStore {
         );
         break;
       case "starred":
-        query = query.where("id", "in", (eb) =>
-          eb.selectFrom("project_stars").select("project_id").where("user_id", "=", scope.userId),
-        );
+        query = query
+          .where("id", "in", (eb) => eb.selectFrom("project_stars").select("project_id").where("user_id", "=", scope.userId))
+          .where((eb) =>
+            eb.or([
+              eb("visibility_level", ">=", scope.external ? 20 : 10),
+              eb("id", "in", memberProjectIds(eb, scope.userId)),
+            ]),
+          );
         break;
       case "visible":
         query = query.where((eb) =>
@@ -362,10 +371,13 @@ export class ProjectStore {
         ]),
       );
     }
+    if (filter.name) {
+      query = query.where(sql`lower(name)`, "like", sql`${containsPattern(filter.name)} escape '\\'`);
+    }
     if (order.buildsFirst) query = query.orderBy("builds_enabled", "desc");
     query = query.orderBy(order.by, order.direction);
     if (order.by !== "id") query = query.orderBy("id", order.direction);
-    const filtered = scope.kind === "all" || filter.search !== undefined;
+    const filtered = scope.kind === "all" || Boolean(filter.search) || Boolean(filter.name);
     const { rows, total } = await paginate(this.db, query, page, filtered ? "capped" : "exact");
     return { items: rows.map(toProject), page: page.page, perPage: page.perPage, total };
   }

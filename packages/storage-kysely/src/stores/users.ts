@@ -80,6 +80,15 @@ export class UserStore {
     return row && toUser(row);
   }
 
+  /** Users by id. */
+  async findByIds(ids: readonly number[]): Promise<Map<number, User>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.select()
+      .where("id", "in", [...new Set(ids)])
+      .execute();
+    return new Map(rows.map((row) => [row.id, toUser(row)]));
+  }
+
   /** The user with this username, ignoring case, or undefined. */
   async findByUsername(username: string): Promise<User | undefined> {
     const row = await this.select()
