@@ -8,4 +8,5 @@ export * from "./pagination.js";
 export * from "./primitives.js";
 export * from "./project-entities.js";
 export * from "./projects.js";
+export * from "./settings.js";
 export * from "./users.js";

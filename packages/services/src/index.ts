@@ -23,6 +23,7 @@ export { projectLinks } from "./operations/project-links.js";
 export { projectMembers } from "./operations/project-members.js";
 export { projects } from "./operations/projects.js";
 export { session } from "./operations/session.js";
+export { settings } from "./operations/settings.js";
 export { sshKeys } from "./operations/ssh-keys.js";
 export { tokens } from "./operations/tokens.js";
 export { type UserView, users } from "./operations/users.js";

@@ -3,6 +3,7 @@ import { projectLinks } from "./operations/project-links.js";
 import { projectMembers } from "./operations/project-members.js";
 import { projects } from "./operations/projects.js";
 import { session } from "./operations/session.js";
+import { settings } from "./operations/settings.js";
 import { sshKeys } from "./operations/ssh-keys.js";
 import { tokens } from "./operations/tokens.js";
 import { users } from "./operations/users.js";
@@ -15,6 +16,7 @@ export const appRouter = router({
   projectLinks: router(proceduresOf(projectLinks)),
   projectMembers: router(proceduresOf(projectMembers)),
   session: router(proceduresOf(session)),
+  settings: router(proceduresOf(settings)),
   sshKeys: router(proceduresOf(sshKeys)),
   tokens: router(proceduresOf(tokens)),
   users: router(proceduresOf(users)),

@@ -30,6 +30,9 @@ export interface OpenDatabase {
 export async function openDatabase(location: DatabaseLocation): Promise<OpenDatabase> {
   if (location.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: location.url, max: location.poolSize ?? 10 });
+    // An idle client whose server went away (restart, failover, dropped database) emits "error";
+    // unhandled, that would crash the process. The pool already discards the client.
+    pool.on("error", () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     try {
       await sql`select 1`.execute(db);

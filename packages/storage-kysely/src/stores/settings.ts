@@ -19,6 +19,16 @@ export class SettingsStore {
     return row ? (JSON.parse(row.data) as Partial<ApplicationSettings>) : {};
   }
 
+  /** When the settings were last changed, or null while they are all defaults. */
+  async updatedAt(): Promise<string | null> {
+    const row = await this.db
+      .selectFrom("application_settings")
+      .select("updated_at")
+      .where("id", "=", ROW_ID)
+      .executeTakeFirst();
+    return row?.updated_at ?? null;
+  }
+
   /** Stores the settings that differ from the defaults, replacing what was stored. */
   async write(changed: Partial<ApplicationSettings>): Promise<void> {
     const data = JSON.stringify(changed);
