@@ -1,6 +1,6 @@
 import { ProjectJson } from "@kiln/schemas";
 import { createUser, type TestUser } from "@kiln/testkit";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { onEachDatabase } from "./support.js";
 
 onEachDatabase("projects API", (ctx) => {
