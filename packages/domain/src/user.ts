@@ -9,6 +9,8 @@ export interface User {
   can_create_group: boolean;
   /** How many personal projects the user may own. */
   projects_limit: number;
+  /** How many projects the user's personal namespace holds. */
+  personal_projects_count: number;
   external: boolean;
   bio: string | null;
   location: string | null;
@@ -34,9 +36,9 @@ export function isActive(user: Pick<User, "state">): boolean {
   return user.state === "active";
 }
 
-/** True when the user may create a project in their own namespace, given how many they own. */
-export function canCreateProject(user: Pick<User, "projects_limit">, ownedProjects: number): boolean {
-  return ownedProjects < user.projects_limit;
+/** True when the user may create another project in their own namespace. */
+export function canCreateProject(user: Pick<User, "projects_limit" | "personal_projects_count">): boolean {
+  return user.personal_projects_count < user.projects_limit;
 }
 
 /** An SSH public key of a user. */

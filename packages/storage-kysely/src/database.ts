@@ -8,8 +8,9 @@ import type { Generated } from "kysely";
 export type Stored<E> = { [K in keyof E]: E[K] extends boolean ? number : E[K] };
 
 /** `users`: accounts, with their secrets. */
-export interface UsersTable extends Omit<Stored<User>, "id"> {
+export interface UsersTable extends Omit<Stored<User>, "id" | "personal_projects_count"> {
   id: Generated<number>;
+  personal_projects_count: Generated<number>;
   password_hash: string;
   /** SHA-256 of the private token, for lookup. */
   private_token_digest: string;

@@ -1,4 +1,4 @@
-import type { SshKey as SshKeyEntity, User as UserEntity } from "@kiln/domain";
+import { canCreateProject, type SshKey as SshKeyEntity, type User as UserEntity } from "@kiln/domain";
 import type { SshKey, User, UserBasic, UserPublic, UserWithPrivateToken } from "@kiln/schemas";
 import type { PresentContext } from "../route.js";
 
@@ -65,7 +65,7 @@ function presentFull(user: UserEntity, baseUrl: string, privateToken: string | u
     current_sign_in_at: user.current_sign_in_at,
     identities: [],
     can_create_group: user.can_create_group,
-    can_create_project: user.projects_limit > 0,
+    can_create_project: canCreateProject(user),
     two_factor_enabled: false,
     external: user.external,
     private_token: privateToken,

@@ -140,8 +140,13 @@ export const projects = {
 
   /** Deletes a project with everything of it, files on disk included (owners and administrators). */
   remove: mutation("signed_in", ProjectRefInput, async (ctx, input) => {
-    const { project } = await requireProject(ctx, input.id, "remove_project");
-    await ctx.runtime.stores.projects.delete(project.id);
+    const { project, namespace } = await requireProject(ctx, input.id, "remove_project");
+    const owner = namespace.kind === "user" ? namespace.owner_id : null;
+    await ctx.runtime.stores.transaction(async (tx) => {
+      await tx.projects.delete(project.id);
+      if (owner !== null) await tx.users.addPersonalProjects(owner, -1);
+    });
+    if (owner !== null) ctx.runtime.userChanged(owner);
     await removeProjectFiles(ctx.runtime, project.id);
     return true as const;
   }),

@@ -1,6 +1,7 @@
 import {
   AccessLevel,
   type ApplicationSettings,
+  canCreateProject,
   canGroup,
   conflict,
   EventAction,
@@ -103,7 +104,7 @@ export async function targetNamespace(
 export async function checkProjectsLimit(stores: Stores, owner: User, namespace: Namespace): Promise<void> {
   if (namespace.kind !== "user") return;
   const owned = await stores.projects.countInNamespace(namespace.id);
-  if (owned < owner.projects_limit) return;
+  if (canCreateProject({ projects_limit: owner.projects_limit, personal_projects_count: owned })) return;
   throw forbidden(
     owner.projects_limit === 0
       ? "Personal project creation is not allowed. Please contact your administrator with questions"

@@ -14,6 +14,7 @@ export const USER_COLUMNS = [
   "is_admin",
   "can_create_group",
   "projects_limit",
+  "personal_projects_count",
   "external",
   "bio",
   "location",
@@ -44,7 +45,7 @@ export const toUser = (row: Record<string, unknown>): User => withBooleans<User>
 /** What a new account is made of: profile, password hash and the private token's two forms. */
 export type NewUser = Omit<
   User,
-  "id" | "created_at" | "updated_at" | "last_sign_in_at" | "current_sign_in_at"
+  "id" | "created_at" | "updated_at" | "last_sign_in_at" | "current_sign_in_at" | "personal_projects_count"
 > & {
   password_hash: string;
   private_token_digest: string;
@@ -53,7 +54,9 @@ export type NewUser = Omit<
 
 /** Profile fields an update may change; undefined fields are left alone. */
 export type UserPatch = {
-  [K in keyof Omit<User, "id" | "created_at" | "updated_at">]?: User[K] | undefined;
+  [K in keyof Omit<User, "id" | "created_at" | "updated_at" | "personal_projects_count">]?:
+    | User[K]
+    | undefined;
 } & { password_hash?: string | undefined };
 
 /** Filters of the user list. */
@@ -132,7 +135,7 @@ export class UserStore {
   /** Creates the account; raises UniqueViolation if the username, email or token is taken. */
   async create(user: NewUser): Promise<User> {
     const at = now();
-    const values: Omit<UsersTable, "id"> = {
+    const values: Omit<UsersTable, "id" | "personal_projects_count"> = {
       ...user,
       is_admin: flag(user.is_admin),
       can_create_group: flag(user.can_create_group),
@@ -151,7 +154,10 @@ export class UserStore {
   /** Applies a patch and returns the updated user, or undefined if there is none with this id. */
   async update(id: number, patch: UserPatch): Promise<User | undefined> {
     const { is_admin, can_create_group, external, ...rest } = patch;
-    const values: Partial<Omit<UsersTable, "id">> = { ...definedOnly(rest), updated_at: now() };
+    const values: Partial<Omit<UsersTable, "id" | "personal_projects_count">> = {
+      ...definedOnly(rest),
+      updated_at: now(),
+    };
     if (is_admin !== undefined) values.is_admin = flag(is_admin);
     if (can_create_group !== undefined) values.can_create_group = flag(can_create_group);
     if (external !== undefined) values.external = flag(external);
@@ -164,6 +170,15 @@ export class UserStore {
         .executeTakeFirst(),
     );
     return row && toUser(row);
+  }
+
+  /** Adds `delta` to the count of projects in the user's personal namespace. */
+  async addPersonalProjects(id: number, delta: number): Promise<void> {
+    await this.db
+      .updateTable("users")
+      .set({ personal_projects_count: sql`personal_projects_count + ${delta}` })
+      .where("id", "=", id)
+      .execute();
   }
 
   /** Records a successful sign-in: the previous current sign-in becomes the last one. */
