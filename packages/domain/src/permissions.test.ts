@@ -89,7 +89,9 @@ describe("project abilities", () => {
         const expected = asMember || (open && rule.nonMember);
         it(`${ability} at level ${level} on visibility ${visibility}: ${expected}`, () => {
           const project = { visibility, archived: false, publicBuilds: false };
-          expect(can({ isAdmin: false, external: false, accessLevel: level }, project, ability)).toBe(expected);
+          expect(can({ isAdmin: false, external: false, accessLevel: level }, project, ability)).toBe(
+            expected,
+          );
           // administrators may do everything, at any level
           expect(can({ isAdmin: true, external: false, accessLevel: level }, project, ability)).toBe(true);
           // archiving takes writes away from everyone but administrators
@@ -107,14 +109,18 @@ describe("project abilities", () => {
     expect(can({ isAdmin: false, external: true, accessLevel: NONE }, internal, "read_project")).toBe(false);
     expect(can({ isAdmin: false, external: true, accessLevel: GUEST }, internal, "read_project")).toBe(true);
     const publicProject = { ...internal, visibility: Visibility.PUBLIC };
-    expect(can({ isAdmin: false, external: true, accessLevel: NONE }, publicProject, "read_project")).toBe(true);
+    expect(can({ isAdmin: false, external: true, accessLevel: NONE }, publicProject, "read_project")).toBe(
+      true,
+    );
   });
 
   it("public builds open build reading to non-members of readable projects", () => {
     const project = { visibility: Visibility.PUBLIC, archived: false, publicBuilds: true };
     expect(can({ isAdmin: false, external: false, accessLevel: NONE }, project, "read_build")).toBe(true);
     const privateProject = { ...project, visibility: Visibility.PRIVATE };
-    expect(can({ isAdmin: false, external: false, accessLevel: NONE }, privateProject, "read_build")).toBe(false);
+    expect(can({ isAdmin: false, external: false, accessLevel: NONE }, privateProject, "read_build")).toBe(
+      false,
+    );
   });
 });
 
@@ -124,7 +130,9 @@ describe("effective access level", () => {
     expect(effectiveAccessLevel(none)).toBe(NONE);
     expect(effectiveAccessLevel({ ...none, ownsNamespace: true, projectMember: DEVELOPER })).toBe(OWNER);
     expect(effectiveAccessLevel({ ...none, projectMember: REPORTER, groupMember: MASTER })).toBe(MASTER);
-    expect(effectiveAccessLevel({ ...none, shares: [{ memberLevel: OWNER, groupAccess: DEVELOPER }] })).toBe(DEVELOPER);
+    expect(effectiveAccessLevel({ ...none, shares: [{ memberLevel: OWNER, groupAccess: DEVELOPER }] })).toBe(
+      DEVELOPER,
+    );
     expect(
       effectiveAccessLevel({
         ...none,
@@ -152,7 +160,9 @@ describe("group abilities", () => {
     for (const visibility of VISIBILITIES) {
       for (const level of LEVELS) {
         const readOnly = ability === "read_group" || ability === "read_group_member";
-        const expected = (level !== NONE && level >= EXPECTED_GROUP[ability]) || (readOnly && visibility !== Visibility.PRIVATE);
+        const expected =
+          (level !== NONE && level >= EXPECTED_GROUP[ability]) ||
+          (readOnly && visibility !== Visibility.PRIVATE);
         it(`${ability} at level ${level} on visibility ${visibility}: ${expected}`, () => {
           const subject = { isAdmin: false, external: false, accessLevel: level, readsAProject: false };
           expect(canGroup(subject, visibility, ability)).toBe(expected);

@@ -222,7 +222,8 @@ export interface GroupSubject {
 /** True when `subject` may perform `ability` on a group of the given visibility. */
 export function canGroup(subject: GroupSubject, visibility: Visibility, ability: GroupAbility): boolean {
   if (subject.isAdmin) return true;
-  if (subject.accessLevel > AccessLevel.NONE && subject.accessLevel >= GROUP_ABILITY_LEVELS[ability]) return true;
+  if (subject.accessLevel > AccessLevel.NONE && subject.accessLevel >= GROUP_ABILITY_LEVELS[ability])
+    return true;
   if (ability !== "read_group" && ability !== "read_group_member") return false;
   if (visibility === Visibility.PUBLIC) return true;
   if (visibility === Visibility.INTERNAL && !subject.external) return true;

@@ -82,12 +82,18 @@ export interface ProjectShare {
 }
 
 /** `namespace/project`, as it appears in URLs. */
-export function pathWithNamespace(namespace: Pick<Namespace, "path">, project: Pick<Project, "path">): string {
+export function pathWithNamespace(
+  namespace: Pick<Namespace, "path">,
+  project: Pick<Project, "path">,
+): string {
   return `${namespace.path}/${project.path}`;
 }
 
 /** `Namespace Name / Project Name`, as GitLab shows it. */
-export function nameWithNamespace(namespace: Pick<Namespace, "name">, project: Pick<Project, "name">): string {
+export function nameWithNamespace(
+  namespace: Pick<Namespace, "name">,
+  project: Pick<Project, "name">,
+): string {
   return `${namespace.name} / ${project.name}`;
 }
 

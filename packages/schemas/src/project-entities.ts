@@ -30,7 +30,9 @@ export const BasicProjectDetails = z.object({
 });
 export type BasicProjectDetails = z.infer<typeof BasicProjectDetails>;
 
-const AccessJson = z.object({ access_level: z.number().int(), notification_level: z.number().int() }).nullable();
+const AccessJson = z
+  .object({ access_level: z.number().int(), notification_level: z.number().int() })
+  .nullable();
 
 /** A project, as every v3 project endpoint answers it. */
 export const ProjectJson = z.object({
@@ -71,7 +73,9 @@ export const ProjectJson = z.object({
   /** Present when the caller is a master or above. */
   runners_token: z.string().optional(),
   public_builds: z.boolean(),
-  shared_with_groups: z.array(z.object({ group_id: Id, group_name: z.string(), group_access_level: z.number().int() })),
+  shared_with_groups: z.array(
+    z.object({ group_id: Id, group_name: z.string(), group_access_level: z.number().int() }),
+  ),
   only_allow_merge_if_build_succeeds: z.boolean(),
   request_access_enabled: z.boolean(),
   /** Present on the lists and details that carry the caller's access. */

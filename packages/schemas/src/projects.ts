@@ -1,4 +1,10 @@
-import { AccessLevel, isMemberAccessLevel, isVisibility, pathProblem, projectNameProblem } from "@kiln/domain";
+import {
+  AccessLevel,
+  isMemberAccessLevel,
+  isVisibility,
+  pathProblem,
+  projectNameProblem,
+} from "@kiln/domain";
 import { z } from "zod";
 import { PaginationParams } from "./pagination.js";
 import { Id, ruled, ShortText } from "./primitives.js";
@@ -89,7 +95,10 @@ export const SearchProjectsInput = ProjectListParams.extend({ query: z.string().
 export type SearchProjectsInput = z.infer<typeof SearchProjectsInput>;
 
 /** `POST /projects/fork/:id`: into the caller's namespace, or `namespace` (id or path) where allowed. */
-export const ForkProjectInput = z.object({ id: ProjectRef, namespace: z.union([Id, z.string().min(1)]).optional() });
+export const ForkProjectInput = z.object({
+  id: ProjectRef,
+  namespace: z.union([Id, z.string().min(1)]).optional(),
+});
 export type ForkProjectInput = z.infer<typeof ForkProjectInput>;
 
 /** `POST /projects/:id/fork/:forked_from_id`. */
