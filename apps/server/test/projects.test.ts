@@ -280,6 +280,34 @@ onEachDatabase("projects API", (ctx) => {
     });
     expect((await api({ path: `/projects/${body.id}`, token: alice.token })).status).toBe(404);
   });
+
+  it("keeps can_create_project true to the limit: creating, deleting and transferring a project count", async () => {
+    const carol = await createUser(ctx().server, ctx().root, "carol", { projects_limit: 1 });
+    const canCreate = async () =>
+      (await api<{ can_create_project: boolean }>({ path: "/user", token: carol.token })).body
+        .can_create_project;
+    expect(await canCreate()).toBe(true);
+    const first = await create(carol, { name: "only" });
+    expect(await canCreate()).toBe(false);
+    await api({ method: "DELETE", path: `/projects/${first.body.id}`, token: carol.token });
+    expect(await canCreate()).toBe(true);
+
+    const second = await create(carol, { name: "moving" });
+    expect(await canCreate()).toBe(false);
+    const group = await api<{ id: number }>({
+      method: "POST",
+      path: "/groups",
+      token: ctx().root.token,
+      form: { name: "carols-team", path: "carols-team" },
+    });
+    const moved = await api({
+      method: "POST",
+      path: `/groups/${group.body.id}/projects/${second.body.id}`,
+      token: ctx().root.token,
+    });
+    expect(moved.status).toBe(201);
+    expect(await canCreate()).toBe(true);
+  });
 });
 
 onEachDatabase("application settings API", (ctx) => {

@@ -23,6 +23,7 @@ import {
   targetNamespace,
 } from "../projects/create.js";
 import { listProjects } from "../projects/lists.js";
+import { countPersonalProject } from "../projects/owner-count.js";
 import { projectView } from "../projects/views.js";
 import { removeProjectFiles } from "../storage-files.js";
 
@@ -141,10 +142,9 @@ export const projects = {
   /** Deletes a project with everything of it, files on disk included (owners and administrators). */
   remove: mutation("signed_in", ProjectRefInput, async (ctx, input) => {
     const { project, namespace } = await requireProject(ctx, input.id, "remove_project");
-    const owner = namespace.kind === "user" ? namespace.owner_id : null;
-    await ctx.runtime.stores.transaction(async (tx) => {
+    const owner = await ctx.runtime.stores.transaction(async (tx) => {
       await tx.projects.delete(project.id);
-      if (owner !== null) await tx.users.addPersonalProjects(owner, -1);
+      return countPersonalProject(tx, namespace, -1);
     });
     if (owner !== null) ctx.runtime.userChanged(owner);
     await removeProjectFiles(ctx.runtime, project.id);

@@ -22,6 +22,7 @@ import { type Stores, UniqueViolation } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
 import { recordEvent } from "../events.js";
 import { generateToken, tokenDigest } from "../security/tokens.js";
+import { countPersonalProject } from "./owner-count.js";
 
 /** The settings part of a create or update input. */
 type Settings = Omit<CreateProjectInput, "name" | "path" | "namespace_id" | "import_url">;
@@ -160,8 +161,9 @@ export async function insertProject(ctx: Context, plan: NewProjectPlan): Promise
   const { runtime } = ctx;
   const runnersToken = generateToken();
   const actorId = ctx.actor?.user.id ?? plan.creator.id;
+  let owner: number | null = null;
   try {
-    return await runtime.stores.transaction(async (tx) => {
+    const created = await runtime.stores.transaction(async (tx) => {
       await checkNameAndPathFree(tx, plan.namespace.id, plan.name, plan.path);
       const project = await tx.projects.create({
         namespace_id: plan.namespace.id,
@@ -191,8 +193,11 @@ export async function insertProject(ctx: Context, plan: NewProjectPlan): Promise
         await tx.projectMembers.add(project.id, plan.creator.id, AccessLevel.MASTER);
       if (plan.forkOf) await tx.forks.link(project.id, plan.forkOf.id);
       await recordEvent(tx, { projectId: project.id, authorId: actorId, action: EventAction.CREATED });
+      owner = await countPersonalProject(tx, plan.namespace, 1);
       return project;
     });
+    if (owner !== null) runtime.userChanged(owner);
+    return created;
   } catch (error) {
     if (error instanceof UniqueViolation)
       throw conflict("Project name or path has already been taken in this namespace");

@@ -104,7 +104,11 @@ export class NamespaceStore {
   /** Changes a group; undefined fields stay. */
   async updateGroup(
     id: number,
-    patch: Partial<GroupFields & { share_with_group_lock: boolean }>,
+    patch: {
+      [K in keyof GroupFields | "share_with_group_lock"]?:
+        | (GroupFields & { share_with_group_lock: boolean })[K]
+        | undefined;
+    },
   ): Promise<Group | undefined> {
     const { share_with_group_lock, ...rest } = patch;
     const values = { ...definedOnly(rest), updated_at: now() } as Record<string, unknown>;
@@ -119,6 +123,19 @@ export class NamespaceStore {
         .executeTakeFirst(),
     );
     return row && (toNamespace(row) as Group);
+  }
+
+  /**
+   * Locks a namespace row until the transaction ends (a write that changes nothing), so that
+   * transactions reading and changing what hangs off it, such as a group's memberships, run one
+   * after the other on every dialect. Use inside `Stores.transaction`.
+   */
+  async lock(id: number): Promise<void> {
+    await this.db
+      .updateTable("namespaces")
+      .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+      .where("id", "=", id)
+      .execute();
   }
 
   /** Deletes a group (its projects, members and shares go with it). True if it existed. */

@@ -73,7 +73,9 @@ export type ProjectScope =
   /** Everything the user may read: authorized, internal (unless external) and public projects. */
   | { kind: "visible"; userId: number; external: boolean }
   /** A namespace's projects, as far as the viewer may read them (null viewer: administrators). */
-  | { kind: "namespace"; namespaceId: number; viewer: { userId: number; external: boolean } | null };
+  | { kind: "namespace"; namespaceId: number; viewer: { userId: number; external: boolean } | null }
+  /** Projects shared with a group, as far as the viewer may read them (null viewer: administrators). */
+  | { kind: "sharedWith"; groupId: number; viewer: { userId: number; external: boolean } | null };
 
 /** Filters every project list accepts. */
 export interface ProjectFilter {
@@ -215,6 +217,16 @@ export class ProjectStore {
     return rows.map((row) => row.id);
   }
 
+  /** The highest visibility among a namespace's projects, or null when it holds none. */
+  async highestVisibilityInNamespace(namespaceId: number): Promise<Visibility | null> {
+    const row = await this.db
+      .selectFrom("projects")
+      .select((eb) => eb.fn.max("visibility_level").as("highest"))
+      .where("namespace_id", "=", namespaceId)
+      .executeTakeFirst();
+    return row?.highest === null || row?.highest === undefined ? null : (Number(row.highest) as Visibility);
+  }
+
   /** Creates a project; raises UniqueViolation when the name or path is taken in the namespace. */
   async create(project: NewProject): Promise<Project> {
     const at = now();
@@ -329,7 +341,9 @@ export class ProjectStore {
         break;
       case "starred":
         query = query
-          .where("id", "in", (eb) => eb.selectFrom("project_stars").select("project_id").where("user_id", "=", scope.userId))
+          .where("id", "in", (eb) =>
+            eb.selectFrom("project_stars").select("project_id").where("user_id", "=", scope.userId),
+          )
           .where((eb) =>
             eb.or([
               eb("visibility_level", ">=", scope.external ? 20 : 10),
@@ -345,8 +359,17 @@ export class ProjectStore {
           ]),
         );
         break;
-      case "namespace": {
-        query = query.where("namespace_id", "=", scope.namespaceId);
+      case "namespace":
+      case "sharedWith": {
+        query =
+          scope.kind === "namespace"
+            ? query.where("namespace_id", "=", scope.namespaceId)
+            : query.where("id", "in", (eb) =>
+                eb
+                  .selectFrom("project_group_links")
+                  .select("project_id")
+                  .where("group_id", "=", scope.groupId),
+              );
         const viewer = scope.viewer;
         if (viewer) {
           query = query.where((eb) =>
