@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRestHandler, type RestHandler } from "@kiln/rest-adapter";
 import { ensureRootUser, ServiceRuntime } from "@kiln/services";
@@ -6,6 +7,7 @@ import { type Config, ConfigError } from "./config.js";
 import { ensureDataDir, loadOrCreateSecretKey } from "./data-dir.js";
 import { createHttpServer } from "./http-server.js";
 import type { Logger } from "./logger.js";
+import { createUploadsHandler } from "./uploads-handler.js";
 
 /** A database opened, migrated, and wrapped in the service runtime. */
 export interface Backend {
@@ -65,7 +67,10 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   // The handler needs the base URL, which may depend on the port the OS picks: it is created in the
   // listen callback, before any request can be dispatched.
   let api: RestHandler | undefined;
-  const server = createHttpServer((req, res) => (api as RestHandler)(req, res), log);
+  const logInternalError = (error: unknown, req: IncomingMessage) =>
+    log.error({ err: error, method: req.method, path: req.url?.split("?")[0] }, "internal error");
+  const uploads = createUploadsHandler(runtime, logInternalError);
+  const server = createHttpServer((req, res) => (api as RestHandler)(req, res), log, uploads);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, () => resolve());
@@ -75,8 +80,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   api = createRestHandler({
     runtime,
     baseUrl,
-    onInternalError: (error, req) =>
-      log.error({ err: error, method: req.method, path: req.url?.split("?")[0] }, "internal error"),
+    onInternalError: logInternalError,
   });
   log.info({ port, base_url: baseUrl, database: database.dialect }, "listening");
   log.flush(); // whoever waits for readiness reads this line now, not at the next periodic flush

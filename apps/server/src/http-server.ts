@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { API_PREFIX, type RestHandler } from "@kiln/rest-adapter";
 import type { Logger } from "./logger.js";
+import { isUploadPath, type UploadsHandler } from "./uploads-handler.js";
 
 const NOT_FOUND = JSON.stringify({ message: "404 Not Found" });
 
@@ -8,8 +9,12 @@ function isApi(url: string): boolean {
   return url.startsWith(`${API_PREFIX}/`) || url === API_PREFIX || url.startsWith(`${API_PREFIX}?`);
 }
 
-/** The HTTP front: `/api/v3` goes to the REST adapter; anything else is 404 for now. Logs one line per request. */
-export function createHttpServer(api: RestHandler, log: Logger): Server {
+/**
+ * The HTTP front: `/api/v3` goes to the REST adapter, `GET` and `HEAD` of
+ * `/<namespace>/<project>/uploads/<secret>/<file name>` to the uploads handler (when given);
+ * anything else is 404 for now. Logs one line per request.
+ */
+export function createHttpServer(api: RestHandler, log: Logger, uploads?: UploadsHandler): Server {
   return createServer((req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const url = req.url ?? "/";
@@ -25,8 +30,10 @@ export function createHttpServer(api: RestHandler, log: Logger): Server {
         },
         "request",
       );
-    if (isApi(url)) {
-      api(req, res).then(
+    const readsUpload = (req.method === "GET" || req.method === "HEAD") && isUploadPath(path ?? "/");
+    const handler = isApi(url) ? api : readsUpload ? uploads : undefined;
+    if (handler) {
+      handler(req, res).then(
         (served) => done(served.status, served.userId),
         (error: unknown) => {
           log.error({ err: error, method: req.method, path }, "request failed");

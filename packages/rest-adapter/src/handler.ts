@@ -1,11 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DomainError, notFound } from "@kiln/domain";
+import type { UploadedFile } from "@kiln/schemas";
 import type { Actor, ServiceRuntime } from "@kiln/services";
 import { authenticate } from "./auth.js";
 import { errorReply } from "./errors.js";
 import { paginationHeaders } from "./pagination.js";
 import { readBodyParams } from "./request/body.js";
 import { decodeParams } from "./request/decode.js";
+import { readBodyWithFile, receivedFiles, removeReceivedFiles } from "./request/files.js";
 import { formPairs, mergeParams, paramsFromPairs } from "./request/params.js";
 import type { Reply } from "./route.js";
 import { RouteTable } from "./router.js";
@@ -38,6 +40,8 @@ export type RestHandler = (req: IncomingMessage, res: ServerResponse) => Promise
  * then body, then path), authenticates (token, then sudo), decodes the parameters with the
  * route's schema, runs the operation as the actor and writes the v3 JSON answer. Every failure
  * becomes a v3 error body; unexpected ones are a bare 500 whose details go to `onInternalError`.
+ * Routes that take a file receive it into a temp file, removed when the request ends unless the
+ * operation moved it into place.
  */
 export function createRestHandler(options: RestOptions): RestHandler {
   const table = new RouteTable(v3Routes);
@@ -46,6 +50,7 @@ export function createRestHandler(options: RestOptions): RestHandler {
   return async (req, res) => {
     let actor: Actor | null = null;
     let reply: Reply | undefined;
+    let received: UploadedFile[] = [];
     const [pathname, search = ""] = (req.url ?? "/").split("?", 2) as [string, string?];
     const queryPairs = search === "" ? [] : formPairs(search);
     try {
@@ -53,12 +58,10 @@ export function createRestHandler(options: RestOptions): RestHandler {
       if (match.kind === "none") throw notFound();
       if (match.kind === "wrong_method") throw new DomainError("not_allowed", "405 Method Not Allowed");
       const { route, pathParams } = match;
-      const body = readBodyParams(req);
-      const params = mergeParams(
-        paramsFromPairs(queryPairs),
-        body instanceof Promise ? await body : body,
-        pathParams,
-      );
+      const body = route.files ? readBodyWithFile(req, route.files, options.runtime) : readBodyParams(req);
+      const bodyParams = body instanceof Promise ? await body : body;
+      if (route.files) received = receivedFiles(bodyParams);
+      const params = mergeParams(paramsFromPairs(queryPairs), bodyParams, pathParams);
       if (!route.anonymous) actor = await authenticate(req, params, options.runtime);
       const input = decodeRouteParams(route.params, params, pathParams);
       reply = await route.run({ runtime: options.runtime, actor, system: false }, input, { baseUrl, actor });
@@ -67,6 +70,7 @@ export function createRestHandler(options: RestOptions): RestHandler {
       if (failure.internal !== undefined) options.onInternalError?.(failure.internal, req);
       reply = { status: failure.status, body: failure.body };
     }
+    if (received.length > 0) await removeReceivedFiles(received);
     const headers: Record<string, string | number> = reply.page
       ? paginationHeaders(reply.page, baseUrl, pathname, queryPairs)
       : {};

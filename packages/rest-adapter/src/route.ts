@@ -1,5 +1,5 @@
 import type { Page } from "@kiln/domain";
-import { type Actor, type Context, invoke, type Operation } from "@kiln/services";
+import { type Actor, type Context, invoke, type Operation, type ServiceRuntime } from "@kiln/services";
 import { z } from "zod";
 
 /** What every presenter may use: where the server lives and who is asking. */
@@ -20,6 +20,17 @@ export interface Reply {
   page?: Page<unknown>;
 }
 
+/**
+ * How a route takes an uploaded file: the multipart field that carries it and the largest size
+ * accepted. Only routes that declare one receive files; every other route skips file parts.
+ */
+export interface FileField {
+  /** The multipart field name (`file`). */
+  field: string;
+  /** The largest file accepted, in bytes, asked per request (it may follow the settings). */
+  maxBytes(runtime: ServiceRuntime): number | Promise<number>;
+}
+
 /** A row of the route table, after its types have been checked by {@link route} or {@link listRoute}. */
 export interface Route {
   method: Method;
@@ -29,6 +40,8 @@ export interface Route {
   params: z.ZodObject;
   /** True for the few routes that need no token (sign-in). */
   anonymous: boolean;
+  /** The file the route takes, or null for routes that take none. */
+  files: FileField | null;
   /** Runs the operation as the request's actor and presents its result. */
   run(context: Context, input: unknown, present: PresentContext): Promise<Reply>;
 }
@@ -53,6 +66,8 @@ type RouteSpec<S extends z.ZodObject, R> = Target<S, R> & {
   method: Method;
   path: string;
   anonymous?: boolean;
+  /** Declares the uploaded file the route takes; without it file parts are ignored. */
+  files?: FileField;
   /** Defaults to 201 for POST, 200 otherwise. */
   status?: number;
   /** Turns the result into v3 JSON. */
@@ -81,6 +96,7 @@ function row<S extends z.ZodObject, R>(
     path: spec.path,
     params,
     anonymous: spec.anonymous ?? false,
+    files: spec.files ?? null,
     run: async (context, input, present) => reply(await call(context, input as z.output<S>), present),
   };
 }

@@ -4,9 +4,12 @@
  * entity. Types are inferred from them, never written twice.
  */
 export * from "./errors.js";
+export * from "./groups.js";
+export * from "./hooks.js";
 export * from "./pagination.js";
 export * from "./primitives.js";
 export * from "./project-entities.js";
 export * from "./projects.js";
 export * from "./settings.js";
+export * from "./uploads.js";
 export * from "./users.js";

@@ -13,12 +13,20 @@
  * const me = await invoke(users.me, { runtime, actor, system: false }, {});
  * ```
  */
+
+/** A member of a project or group with their user, as the member operations answer. */
+export type { Member } from "@kiln/storage-kysely";
 export { applySudo, identifyToken } from "./auth/identify.js";
 export type { AuthMethod } from "./auth/identity-cache.js";
 export { ensureRootUser, type RootBootstrap } from "./bootstrap.js";
 export type { Actor, Context } from "./context.js";
+export type { GroupDetail } from "./groups/detail.js";
 export { type Access, invoke, type Operation, type SignedInContext } from "./operation.js";
 export { auth } from "./operations/auth.js";
+export { groupMembers } from "./operations/group-members.js";
+export { groups } from "./operations/groups.js";
+export { projectHooks } from "./operations/hooks.js";
+export { namespaces } from "./operations/namespaces.js";
 export { projectLinks } from "./operations/project-links.js";
 export { projectMembers } from "./operations/project-members.js";
 export { projects } from "./operations/projects.js";
@@ -26,11 +34,11 @@ export { session } from "./operations/session.js";
 export { settings } from "./operations/settings.js";
 export { sshKeys } from "./operations/ssh-keys.js";
 export { tokens } from "./operations/tokens.js";
+export { attachmentLimitBytes, type LocatedUpload, uploads } from "./operations/uploads.js";
 export { type UserView, users } from "./operations/users.js";
 export type { ProjectView } from "./projects/views.js";
-/** A member of a project or group with their user, as the member operations answer. */
-export type { Member } from "@kiln/storage-kysely";
 export { type AppRouter, appRouter, type Caller, createCaller } from "./router.js";
 export { type RuntimeOptions, ServiceRuntime } from "./runtime.js";
 export type { PasswordHasher } from "./security/passwords.js";
 export { generateToken, tokenDigest } from "./security/tokens.js";
+export { uploadTempDir } from "./storage-files.js";

@@ -1,4 +1,8 @@
 import { auth } from "./operations/auth.js";
+import { groupMembers } from "./operations/group-members.js";
+import { groups } from "./operations/groups.js";
+import { projectHooks } from "./operations/hooks.js";
+import { namespaces } from "./operations/namespaces.js";
 import { projectLinks } from "./operations/project-links.js";
 import { projectMembers } from "./operations/project-members.js";
 import { projects } from "./operations/projects.js";
@@ -6,19 +10,25 @@ import { session } from "./operations/session.js";
 import { settings } from "./operations/settings.js";
 import { sshKeys } from "./operations/ssh-keys.js";
 import { tokens } from "./operations/tokens.js";
+import { uploads } from "./operations/uploads.js";
 import { users } from "./operations/users.js";
 import { createCallerFactory, proceduresOf, router } from "./trpc.js";
 
 /** Every use case of Kiln as a tRPC router, one procedure per operation. */
 export const appRouter = router({
   auth: router(proceduresOf(auth)),
+  groups: router(proceduresOf(groups)),
+  groupMembers: router(proceduresOf(groupMembers)),
+  namespaces: router(proceduresOf(namespaces)),
   projects: router(proceduresOf(projects)),
+  projectHooks: router(proceduresOf(projectHooks)),
   projectLinks: router(proceduresOf(projectLinks)),
   projectMembers: router(proceduresOf(projectMembers)),
   session: router(proceduresOf(session)),
   settings: router(proceduresOf(settings)),
   sshKeys: router(proceduresOf(sshKeys)),
   tokens: router(proceduresOf(tokens)),
+  uploads: router(proceduresOf(uploads)),
   users: router(proceduresOf(users)),
 });
 

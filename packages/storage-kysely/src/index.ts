@@ -15,6 +15,7 @@ export { isUniqueViolation, UniqueViolation } from "./errors.js";
 export { type MigrationReport, migrateToLatest } from "./migrate.js";
 export type { CountMode } from "./queries.js";
 export type { NewEvent } from "./stores/events.js";
+export type { HookPatch, HookStore, NewHook } from "./stores/hooks.js";
 export type { Member } from "./stores/members.js";
 export type { GroupFields } from "./stores/namespaces.js";
 export type { ShareWithGroup } from "./stores/project-links.js";
@@ -26,5 +27,6 @@ export type {
   ProjectPatch,
   ProjectScope,
 } from "./stores/projects.js";
+export type { NewUpload, UploadStore } from "./stores/uploads.js";
 export type { NewUser, UserFilter, UserPatch } from "./stores/users.js";
 export { Stores } from "./stores.js";

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "./database.js";
 import { EventStore } from "./stores/events.js";
+import { HookStore } from "./stores/hooks.js";
 import { MemberStore } from "./stores/members.js";
 import { NamespaceStore } from "./stores/namespaces.js";
 import { ForkStore, ShareStore, StarStore } from "./stores/project-links.js";
@@ -8,6 +9,7 @@ import { ProjectStore } from "./stores/projects.js";
 import { SettingsStore } from "./stores/settings.js";
 import { SshKeyStore } from "./stores/ssh-keys.js";
 import { PersonalAccessTokenStore } from "./stores/tokens.js";
+import { UploadStore } from "./stores/uploads.js";
 import { UserStore } from "./stores/users.js";
 
 /**
@@ -27,6 +29,8 @@ export class Stores {
   readonly forks: ForkStore;
   readonly shares: ShareStore;
   readonly events: EventStore;
+  readonly hooks: HookStore;
+  readonly uploads: UploadStore;
 
   constructor(readonly db: Kysely<Database>) {
     this.users = new UserStore(db);
@@ -41,6 +45,8 @@ export class Stores {
     this.forks = new ForkStore(db);
     this.shares = new ShareStore(db);
     this.events = new EventStore(db);
+    this.hooks = new HookStore(db);
+    this.uploads = new UploadStore(db);
   }
 
   /** Runs `work` in one transaction (or joins the current one): all of it is written, or none. */

@@ -1,8 +1,20 @@
 import type { Route } from "../route.js";
+import { groupRoutes, namespaceRoutes } from "./groups.js";
+import { hookRoutes } from "./hooks.js";
 import { projectRoutes } from "./projects.js";
 import { sessionRoutes } from "./session.js";
 import { settingsRoutes } from "./settings.js";
+import { uploadRoutes } from "./uploads.js";
 import { userRoutes } from "./users.js";
 
 /** The whole `/api/v3` route table. */
-export const v3Routes: readonly Route[] = [...sessionRoutes, ...userRoutes, ...projectRoutes, ...settingsRoutes];
+export const v3Routes: readonly Route[] = [
+  ...sessionRoutes,
+  ...userRoutes,
+  ...projectRoutes,
+  ...hookRoutes,
+  ...uploadRoutes,
+  ...settingsRoutes,
+  ...groupRoutes,
+  ...namespaceRoutes,
+];

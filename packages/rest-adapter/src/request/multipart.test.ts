@@ -1,0 +1,130 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { UploadedFile } from "@kiln/schemas";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { BodyError, readBodyParams } from "./body.js";
+
+const FIELD_LIMIT = 1024;
+const FILE_LIMIT = 4096;
+
+let server: Server;
+let origin: string;
+let tempDir: string;
+/** Settles with what the server made of the last request, once it has finished with it. */
+let lastOutcome: Promise<Outcome>;
+
+type Outcome = { params: Record<string, unknown>; file: UploadedFile | null } | { error: string };
+
+beforeAll(async () => {
+  tempDir = mkdtempSync(join(tmpdir(), "kiln-multipart-"));
+  server = createServer((req, res) => {
+    const intake = { field: "file", maxBytes: FILE_LIMIT, tempDir };
+    lastOutcome = Promise.resolve(readBodyParams(req, FIELD_LIMIT, intake)).then(
+      (params) => {
+        const file = Object.values(params).find(UploadedFile.is) ?? null;
+        return { params, file };
+      },
+      (error: unknown) => ({
+        error: error instanceof BodyError ? error.message : `unexpected: ${String(error)}`,
+      }),
+    );
+    void lastOutcome.then((outcome) => res.end(JSON.stringify(outcome)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+beforeEach(() => {
+  for (const name of readdirSync(tempDir)) rmSync(join(tempDir, name), { force: true });
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  rmSync(tempDir, { recursive: true, force: true });
+});
+
+async function post(body: FormData): Promise<Outcome> {
+  await fetch(`${origin}/`, { method: "POST", body });
+  return lastOutcome;
+}
+
+const tempFiles = () => readdirSync(tempDir);
+
+describe("multipart bodies of routes that take a file", () => {
+  it("streams the declared field's file to a temp file and reads the other fields", async () => {
+    const body = new FormData();
+    body.append("title", "shot");
+    body.append("avatar", new Blob(["skipped"]), "avatar.png");
+    body.append("file", new Blob(["hello"], { type: "image/png" }), "../shot.png");
+    body.append("file", new Blob(["second part, skipped"]), "two.png");
+    const outcome = await post(body);
+    if (!("file" in outcome) || !outcome.file) throw new Error(`no file: ${JSON.stringify(outcome)}`);
+    expect(outcome.params["title"]).toBe("shot");
+    // busboy keeps only the base name; services sanitise it again before using it.
+    expect(outcome.file).toMatchObject({ filename: "shot.png", size: 5, mimeType: "image/png" });
+    expect(outcome.file.tempPath.startsWith(`${tempDir}/upload-`)).toBe(true);
+    expect(readFileSync(outcome.file.tempPath, "utf8")).toBe("hello");
+    expect(tempFiles()).toHaveLength(1);
+  });
+
+  it("accepts a file of exactly the limit", async () => {
+    const body = new FormData();
+    body.append("file", new Blob(["x".repeat(FILE_LIMIT)]), "full.bin");
+    const outcome = await post(body);
+    expect(outcome).toMatchObject({ file: { size: FILE_LIMIT } });
+  });
+
+  it("refuses a file over the limit with 413 and keeps no temp file", async () => {
+    const body = new FormData();
+    body.append("file", new Blob(["x".repeat(FILE_LIMIT + 1)]), "big.bin");
+    expect(await post(body)).toEqual({ error: "413 Request Entity Too Large" });
+    expect(tempFiles()).toEqual([]);
+  });
+
+  it("refuses fields over the body limit after a file, removing the file", async () => {
+    const body = new FormData();
+    body.append("file", new Blob(["ok"]), "a.txt");
+    body.append("description", "d".repeat(FIELD_LIMIT + 1));
+    expect(await post(body)).toEqual({ error: "413 Request Entity Too Large" });
+    expect(tempFiles()).toEqual([]);
+  });
+
+  it("removes the temp file of a body that ends without its closing boundary", async () => {
+    const boundary = "kilnboundary";
+    const text = [
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="file"; filename="cut.txt"',
+      "Content-Type: text/plain",
+      "",
+      "partial content",
+    ].join("\r\n");
+    await fetch(`${origin}/`, {
+      method: "POST",
+      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
+      body: text,
+    });
+    expect(await lastOutcome).toEqual({ error: "400 (Bad request) malformed multipart body" });
+    expect(tempFiles()).toEqual([]);
+  });
+
+  it("removes the temp file when the client goes away in the middle of the file", async () => {
+    const boundary = "kilnboundary";
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="gone.bin"\r\n\r\n`;
+    const req = request(`${origin}/`, {
+      method: "POST",
+      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": "50000" },
+    });
+    req.on("error", () => undefined);
+    req.write(head);
+    req.write("x".repeat(1000));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(tempFiles()).toHaveLength(1);
+    req.destroy();
+    expect(await lastOutcome).toEqual({ error: "400 (Bad request) malformed multipart body" });
+    expect(tempFiles()).toEqual([]);
+  });
+});
