@@ -5,10 +5,12 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { DEEP_PAGE, KILN_REQUESTS, PROJECT_CASES, USERS_LIST } from "./lib/cases.mjs";
 import { measureClean } from "./lib/measure.mjs";
 import { cleanUp, installExitHandlers, peakRssMiB, removeOnExit, stopping } from "./lib/proc.mjs";
 import { evaluate, render, summarise } from "./lib/report.mjs";
 import { seedUsers } from "./lib/seed.mjs";
+import { seedProjects } from "./lib/seed-projects.mjs";
 import { MAIN_JS, probe, signIn, startBaseline, startKiln } from "./lib/servers.mjs";
 import { ensureWrk, runWrk } from "./lib/wrk.mjs";
 
@@ -20,6 +22,8 @@ const config = {
   warmup: num("BENCH_WARMUP", 3),
   connections: num("BENCH_CONNECTIONS", 50),
   users: num("BENCH_USERS", 10_000),
+  projects: num("BENCH_PROJECTS", 100_000),
+  groups: num("BENCH_GROUPS", 200),
   logLevel: env.BENCH_LOG_LEVEL || "warn",
   // A rep during which other processes used more CPU than this (CPU-s per 10 s of load) is retried.
   maxForeign: num("BENCH_MAX_FOREIGN", 1.0),
@@ -63,12 +67,25 @@ async function main() {
   const kilnOptions = { dataDir, logDir: tmp, rootPassword: ROOT_PASSWORD };
   const nodeArgs = config.profile ? ["--cpu-prof", `--cpu-prof-dir=${RESULTS_DIR}`] : [];
 
+  const wanted = (id) => !config.cases || config.cases.includes(id);
+  const withProjects = PROJECT_CASES.some(wanted);
+
   // The real server creates the database, root and the secret key; then 9,999 more users go in directly.
   let started = Date.now();
   const init = await startKiln({ ...kilnOptions, label: "init", logLevel: "warn" });
   await init.handle.stop();
   const users = await seedUsers(dataDir, config.users - 1);
   console.log(`bench: seeded ${users} users in ${((Date.now() - started) / 1000).toFixed(1)} s (${dataDir})`);
+  let projects = null;
+  if (withProjects) {
+    started = Date.now();
+    projects = await seedProjects(dataDir, { count: config.projects, groups: config.groups });
+    console.log(
+      `bench: seeded ${projects.projects} projects in ${projects.groups} groups and the personal namespaces, ` +
+        `${projects.projectMembers} project and ${projects.groupMembers} group memberships, ` +
+        `in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+  }
 
   const kiln = await startKiln({
     ...kilnOptions,
@@ -81,7 +98,10 @@ async function main() {
   const me = await probe(`${kiln.url}/api/v3/user`, auth);
   if (me.status !== 200 || me.body?.username !== "root") throw new Error(`GET /user: ${me.status}`);
 
-  const wanted = (id) => !config.cases || config.cases.includes(id);
+  const memberAuth =
+    withProjects && wanted("projects_member")
+      ? { "PRIVATE-TOKEN": await signIn(kiln.url, projects.member.username, ROOT_PASSWORD) }
+      : null;
   const withInfo = wanted("user_info") || wanted("users_info");
   const bare = wanted("bare")
     ? await startBaseline("bare node:http", "bare-json.mjs", [], { BENCH_BODY: JSON.stringify(me.body) })
@@ -89,12 +109,17 @@ async function main() {
   const raw = wanted("raw")
     ? await startBaseline("raw SQL", "raw-users.mjs", [join(dataDir, "kiln.sqlite")])
     : null;
+  const rawProjects =
+    wanted("raw_projects") || wanted("raw_projects2000")
+      ? await startBaseline("raw SQL projects", "raw-projects.mjs", [join(dataDir, "kiln.sqlite")])
+      : null;
   const kilnInfo =
     withInfo && config.logLevel !== "info"
       ? await startKiln({ ...kilnOptions, label: "info", logLevel: "info", nodeArgs })
       : null;
 
-  const list = "/api/v3/users?per_page=20";
+  const list = USERS_LIST;
+  const asRoot = (id) => ({ server: kiln, path: KILN_REQUESTS[id].path, headers: auth });
   const cases = [
     { id: "bare", label: "(c) bare node:http, /user-sized JSON", server: bare, path: "/" },
     {
@@ -127,13 +152,59 @@ async function main() {
       headers: auth,
     },
     { id: "users_info", label: "(b) Kiln GET /users p1 [info]", server: kilnInfo, path: list, headers: auth },
+    {
+      id: "raw_projects",
+      label: "(e) raw SQL projects list (p1 + capped COUNT)",
+      server: rawProjects,
+      path: "/projects?per_page=20",
+    },
+    {
+      id: "raw_projects2000",
+      label: `(e) raw SQL projects list p${DEEP_PAGE}`,
+      server: rawProjects,
+      path: `/projects?per_page=20&page=${DEEP_PAGE}`,
+    },
+    {
+      id: "projects_root",
+      label: `(f) Kiln GET /projects, root [${config.logLevel}]`,
+      ...asRoot("projects_root"),
+      expectItems: projects?.root.projects,
+      expectTotal: String(projects?.root.projects),
+    },
+    {
+      id: "projects_member",
+      label: `(f) Kiln GET /projects, member of 20 [${config.logLevel}]`,
+      server: memberAuth && kiln,
+      path: KILN_REQUESTS.projects_member.path,
+      headers: memberAuth,
+      expectItems: projects?.member.projects,
+      expectTotal: String(projects?.member.projects),
+    },
+    {
+      id: "projects_all",
+      label: `(g) Kiln GET /projects/all p1 [${config.logLevel}]`,
+      ...asRoot("projects_all"),
+      expectItems: 20,
+    },
+    {
+      id: "projects_all2000",
+      label: `(g) Kiln GET /projects/all p${DEEP_PAGE} [${config.logLevel}]`,
+      ...asRoot("projects_all2000"),
+      expectItems: config.projects >= DEEP_PAGE * 20 ? 20 : undefined,
+    },
   ].filter((kase) => kase.server && wanted(kase.id));
   for (const kase of cases) {
     kase.url = kase.server.url + kase.path;
     kase.headers ??= {};
     const check = await probe(kase.url, kase.headers);
     if (check.status !== 200) throw new Error(`${kase.label}: ${check.status} ${JSON.stringify(check.body)}`);
-    kase.probe = { status: check.status, bodyBytes: check.bytes, xTotal: check.total };
+    // A list answering fewer projects than the fixture holds for the caller would measure the wrong thing.
+    const items = Array.isArray(check.body) ? check.body.length : null;
+    if (kase.expectItems !== undefined && items !== Math.min(kase.expectItems, 20))
+      throw new Error(`${kase.label}: ${items} items, expected ${Math.min(kase.expectItems, 20)}`);
+    if (kase.expectTotal !== undefined && check.total !== kase.expectTotal)
+      throw new Error(`${kase.label}: X-Total ${check.total}, expected ${kase.expectTotal}`);
+    kase.probe = { status: check.status, bodyBytes: check.bytes, xTotal: check.total, items };
     kase.reps = [];
   }
 
@@ -151,7 +222,7 @@ async function main() {
       const result = await measureClean(kase, config);
       kase.reps.push(result);
       console.log(
-        `  rep ${rep}/${config.reps} ${kase.id.padEnd(10)} ${result.rps.toFixed(0).padStart(6)} req/s  p99 ${result.p99.toFixed(2)} ms` +
+        `  rep ${rep}/${config.reps} ${kase.id.padEnd(16)} ${result.rps.toFixed(0).padStart(6)} req/s  p99 ${result.p99.toFixed(2)} ms` +
           `  ${result.cpuUsPerReq.toFixed(1)} CPU-µs/req  other ${result.foreignCpuS.toFixed(2)} CPU-s`,
       );
     }
@@ -169,7 +240,7 @@ async function main() {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const output = {
     machine,
-    config: { ...config, usersSeeded: users },
+    config: { ...config, usersSeeded: users, projectsSeeded: projects },
     cases: cases.map(({ id, label, path, probe: check, reps, peakRssMiB: rss }) => ({
       id,
       label,

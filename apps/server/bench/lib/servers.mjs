@@ -1,8 +1,8 @@
-// Starting the servers under test: Kiln itself (dist/main.js serve) and the two baselines.
+// Starting the servers under test: Kiln itself (dist/main.js serve) and the baselines.
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
 import { startChild, waitForStdoutJson } from "./proc.mjs";
 
 const BENCH_DIR = fileURLToPath(new URL("..", import.meta.url));
@@ -29,9 +29,18 @@ function childEnv(extra) {
 
 /**
  * Starts `node dist/main.js serve` on `dataDir`, its log (stdout and stderr) going to a file, and
- * waits until it answers HTTP. `nodeArgs` are passed to node (e.g. --cpu-prof).
+ * waits until it answers HTTP. `nodeArgs` are passed to node (e.g. --cpu-prof); `extraEnv` is added
+ * to its environment.
  */
-export async function startKiln({ label, dataDir, logDir, logLevel, rootPassword, nodeArgs = [] }) {
+export async function startKiln({
+  label,
+  dataDir,
+  logDir,
+  logLevel,
+  rootPassword,
+  nodeArgs = [],
+  extraEnv = {},
+}) {
   const port = await freePort();
   const logFile = join(logDir, `kiln-${label}.log`);
   const env = childEnv({
@@ -39,6 +48,7 @@ export async function startKiln({ label, dataDir, logDir, logLevel, rootPassword
     KILN_DATA_DIR: dataDir,
     KILN_ROOT_PASSWORD: rootPassword,
     LOG_LEVEL: logLevel,
+    ...extraEnv,
   });
   const handle = startChild(`kiln (${label})`, process.execPath, [...nodeArgs, MAIN_JS, "serve"], {
     env,

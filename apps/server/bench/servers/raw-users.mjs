@@ -3,39 +3,13 @@
 // Usage: node raw-users.mjs <kiln.sqlite>. Prints its port as a JSON line.
 import { createServer } from "node:http";
 import Database from "better-sqlite3";
-
-// The columns Kiln's user store selects (never the password hash or token forms).
-const COLUMNS = [
-  "id",
-  "username",
-  "email",
-  "name",
-  "state",
-  "is_admin",
-  "can_create_group",
-  "projects_limit",
-  "external",
-  "bio",
-  "location",
-  "organization",
-  "skype",
-  "linkedin",
-  "twitter",
-  "website_url",
-  "theme_id",
-  "color_scheme_id",
-  "created_at",
-  "updated_at",
-  "confirmed_at",
-  "last_sign_in_at",
-  "current_sign_in_at",
-].join(", ");
+import { USERS_COUNT_SQL, USERS_PAGE_SQL } from "../lib/raw-sql.mjs";
 
 const db = new Database(process.argv[2], { fileMustExist: true });
 db.pragma("journal_mode = WAL");
 db.pragma("busy_timeout = 5000");
-const pageOf = db.prepare(`SELECT ${COLUMNS} FROM users ORDER BY id LIMIT ? OFFSET ?`);
-const countAll = db.prepare("SELECT COUNT(*) FROM users").pluck();
+const pageOf = db.prepare(USERS_PAGE_SQL);
+const countAll = db.prepare(USERS_COUNT_SQL).pluck();
 
 const server = createServer((req, res) => {
   const url = req.url ?? "/";

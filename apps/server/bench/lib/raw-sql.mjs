@@ -1,0 +1,69 @@
+// The SQL of the raw baselines (servers/raw-*.mjs), shared with explain.mjs for their plans and costs.
+
+// The columns Kiln's user store selects (never the password hash or token forms).
+const USER_COLUMNS = [
+  "id",
+  "username",
+  "email",
+  "name",
+  "state",
+  "is_admin",
+  "can_create_group",
+  "projects_limit",
+  "external",
+  "bio",
+  "location",
+  "organization",
+  "skype",
+  "linkedin",
+  "twitter",
+  "website_url",
+  "theme_id",
+  "color_scheme_id",
+  "created_at",
+  "updated_at",
+  "confirmed_at",
+  "last_sign_in_at",
+  "current_sign_in_at",
+].join(", ");
+
+// The columns Kiln's project store selects (never the runners token).
+const PROJECT_COLUMNS = [
+  "id",
+  "namespace_id",
+  "name",
+  "path",
+  "description",
+  "default_branch",
+  "visibility_level",
+  "creator_id",
+  "import_url",
+  "star_count",
+  "open_issues_count",
+  "created_at",
+  "updated_at",
+  "last_activity_at",
+  "archived",
+  "issues_enabled",
+  "merge_requests_enabled",
+  "builds_enabled",
+  "wiki_enabled",
+  "snippets_enabled",
+  "container_registry_enabled",
+  "shared_runners_enabled",
+  "lfs_enabled",
+  "request_access_enabled",
+  "public_builds",
+  "only_allow_merge_if_build_succeeds",
+].join(", ");
+
+/** GitLab's (and Kiln's) count cap: no X-Total above it. */
+export const COUNT_LIMIT = 10_000;
+
+/** Parameters: limit, offset. */
+export const USERS_PAGE_SQL = `SELECT ${USER_COLUMNS} FROM users ORDER BY id LIMIT ? OFFSET ?`;
+export const USERS_COUNT_SQL = "SELECT COUNT(*) FROM users";
+/** Parameters: limit, offset. Newest first, as Kiln's default order (created_at desc, then id). */
+export const PROJECTS_PAGE_SQL = `SELECT ${PROJECT_COLUMNS} FROM projects ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`;
+/** Capped as Kiln's `/projects/all` count is: it stops after COUNT_LIMIT + 1 rows. */
+export const PROJECTS_COUNT_SQL = `SELECT COUNT(*) FROM (SELECT 1 FROM projects LIMIT ${COUNT_LIMIT + 1})`;
