@@ -3,6 +3,7 @@
  * Kiln's domain model: pure data and rules, no I/O. Every other package builds on it.
  */
 export * from "./access.js";
+export * from "./branches.js";
 export * from "./errors.js";
 export * from "./events.js";
 export * from "./hooks.js";

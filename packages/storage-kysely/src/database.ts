@@ -1,4 +1,4 @@
-import type { Project, User } from "@kiln/domain";
+import type { Project, ProtectedBranch, User } from "@kiln/domain";
 import type { Generated } from "kysely";
 
 /**
@@ -154,6 +154,11 @@ export interface UploadsTable {
   created_at: string;
 }
 
+/** `protected_branches`: branch protection rules, one per project and exact branch name. */
+export interface ProtectedBranchesTable extends Omit<Stored<ProtectedBranch>, "id"> {
+  id: Generated<number>;
+}
+
 /** The whole schema, as Kysely sees it. */
 export interface Database {
   users: UsersTable;
@@ -170,4 +175,5 @@ export interface Database {
   project_hooks: ProjectHooksTable;
   events: EventsTable;
   uploads: UploadsTable;
+  protected_branches: ProtectedBranchesTable;
 }

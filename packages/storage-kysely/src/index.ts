@@ -27,6 +27,7 @@ export type {
   ProjectPatch,
   ProjectScope,
 } from "./stores/projects.js";
+export type { ProtectedBranchStore, ProtectionFlags } from "./stores/protected-branches.js";
 export type { NewUpload, UploadStore } from "./stores/uploads.js";
 export type { NewUser, UserFilter, UserPatch } from "./stores/users.js";
 export { Stores } from "./stores.js";

@@ -6,6 +6,7 @@ import { MemberStore } from "./stores/members.js";
 import { NamespaceStore } from "./stores/namespaces.js";
 import { ForkStore, ShareStore, StarStore } from "./stores/project-links.js";
 import { ProjectStore } from "./stores/projects.js";
+import { ProtectedBranchStore } from "./stores/protected-branches.js";
 import { SettingsStore } from "./stores/settings.js";
 import { SshKeyStore } from "./stores/ssh-keys.js";
 import { PersonalAccessTokenStore } from "./stores/tokens.js";
@@ -31,6 +32,7 @@ export class Stores {
   readonly events: EventStore;
   readonly hooks: HookStore;
   readonly uploads: UploadStore;
+  readonly protectedBranches: ProtectedBranchStore;
 
   constructor(readonly db: Kysely<Database>) {
     this.users = new UserStore(db);
@@ -47,6 +49,7 @@ export class Stores {
     this.events = new EventStore(db);
     this.hooks = new HookStore(db);
     this.uploads = new UploadStore(db);
+    this.protectedBranches = new ProtectedBranchStore(db);
   }
 
   /** Runs `work` in one transaction (or joins the current one): all of it is written, or none. */
