@@ -10,6 +10,7 @@ export * from "./pagination.js";
 export * from "./primitives.js";
 export * from "./project-entities.js";
 export * from "./projects.js";
+export * from "./repository.js";
 export * from "./settings.js";
 export * from "./uploads.js";
 export * from "./users.js";
