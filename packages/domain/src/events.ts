@@ -1,3 +1,5 @@
+import { isZeroSha } from "./push.js";
+
 /** Kinds of activity in a project's event feed, numbered as GitLab stores them. */
 export const EventAction = {
   CREATED: 1,
@@ -59,11 +61,9 @@ export function eventActionName(event: Pick<ProjectEvent, "action" | "target_typ
   }
 }
 
-const ZERO_SHA = /^0+$/;
-
 function pushActionName(data: unknown): string {
   const push = data as { before?: string; after?: string } | null;
-  if (push?.before && ZERO_SHA.test(push.before)) return "pushed new";
-  if (push?.after && ZERO_SHA.test(push.after)) return "deleted";
+  if (push?.before && isZeroSha(push.before)) return "pushed new";
+  if (push?.after && isZeroSha(push.after)) return "deleted";
   return "pushed to";
 }

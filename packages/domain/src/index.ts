@@ -12,6 +12,7 @@ export * from "./naming.js";
 export * from "./pagination.js";
 export * from "./permissions.js";
 export * from "./project.js";
+export * from "./push.js";
 export * from "./settings.js";
 export * from "./uploads.js";
 export * from "./user.js";
