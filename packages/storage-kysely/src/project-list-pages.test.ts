@@ -1,8 +1,9 @@
-import { COUNT_LIMIT, type Project } from "@kiln/domain";
+import { AccessLevel, COUNT_LIMIT, type Project } from "@kiln/domain";
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ALL, BY_ID, createAccount, createGroup, createProject, ids } from "./__tests__/fixtures.js";
 import type { OpenDatabase } from "./connect.js";
+import { DEFERRED_JOIN_OFFSET } from "./queries.js";
 import type { ProjectFilter, ProjectOrder, ProjectScope } from "./stores/projects.js";
 import { Stores } from "./stores.js";
 import { testDialects } from "./testing.js";
@@ -120,6 +121,106 @@ for (const dialect of testDialects()) {
         expect(ids((await pageOf(2)).items)).toEqual(ids(made.slice(2, 4)));
         expect(await pageOf(3)).toMatchObject({ total: 5, items: [{ id: made[4]!.id }] });
         expect(await pageOf(4)).toMatchObject({ total: 5, items: [] });
+      });
+
+      /** Inserts `count` projects `bulk1`… into a namespace in one statement; `extra` overrides columns. */
+      async function bulkInsert(namespaceId: number, count: number, extra: Record<string, string> = {}) {
+        const at = "'2020-01-01T00:00:00.000Z'";
+        const values: Record<string, string> = {
+          namespace_id: String(namespaceId),
+          name: "'bulk' || i",
+          path: "'bulk' || i",
+          runners_token_digest: `'digest${namespaceId}-' || i`,
+          runners_token_sealed: "'sealed'",
+          created_at: at,
+          updated_at: at,
+          last_activity_at: at,
+          ...extra,
+        };
+        await sql`
+          with recursive n(i) as (select 1 union all select i + 1 from n where i < ${sql.lit(count)})
+          insert into projects (${sql.raw(Object.keys(values).join(", "))})
+          select ${sql.raw(Object.values(values).join(", "))} from n
+        `.execute(opened.db);
+      }
+
+      it("reads deep pages (a deferred join from DEFERRED_JOIN_OFFSET on) as the plain query would", async () => {
+        const { user, namespace } = await createAccount(stores, "deep");
+        const group = await createGroup(stores, "deepgroup");
+        await stores.groupMembers.add(group.id, user.id, AccessLevel.DEVELOPER);
+        // Every order column repeats values (ties broken by id), visibility, archived and builds
+        // vary, names sort apart from ids; a third of the projects are in a group the user is in.
+        const extra = {
+          created_at: `'2020-01-0' || (i % 7 + 1) || 'T00:00:00.000Z'`,
+          updated_at: `'2020-02-' || (10 + i % 11) || 'T00:00:00.000Z'`,
+          last_activity_at: `'2020-03-' || (10 + (i * 3) % 17) || 'T00:00:00.000Z'`,
+          name: `'n' || ((i * 7919) % 2309)`,
+          visibility_level: "(i % 3) * 10",
+          archived: "case when i % 5 = 0 then 1 else 0 end",
+          builds_enabled: "i % 2",
+        };
+        const count = 2 * DEFERRED_JOIN_OFFSET + 300;
+        await bulkInsert(namespace.id, Math.floor((count * 2) / 3), extra);
+        await bulkInsert(group.id, count - Math.floor((count * 2) / 3), extra);
+        const other = await createAccount(stores, "other");
+        const cases: [ProjectScope, ProjectFilter, ProjectOrder][] = [
+          [{ kind: "all" }, {}, { by: "created_at", direction: "desc" }],
+          [{ kind: "all" }, {}, { by: "id", direction: "asc" }],
+          [{ kind: "all" }, { archived: false }, { by: "name", direction: "asc" }],
+          [{ kind: "all" }, { search: "1" }, { by: "updated_at", direction: "asc", buildsFirst: true }],
+          [{ kind: "member", userId: user.id }, {}, { by: "last_activity_at", direction: "desc" }],
+          [
+            { kind: "visible", userId: other.user.id, external: false },
+            {},
+            { by: "created_at", direction: "desc" },
+          ],
+          [{ kind: "visible", userId: user.id, external: true }, {}, { by: "path", direction: "desc" }],
+        ];
+        for (const [scope, filter, order] of cases) {
+          const label = JSON.stringify([scope.kind, filter, order]);
+          // The whole list in one page from offset 0: the plain query.
+          const whole = await stores.projects.list(scope, filter, order, { page: 1, perPage: count + 10 });
+          expect(whole.items.length, label).toBeGreaterThan(DEFERRED_JOIN_OFFSET + 100);
+          for (const perPage of [20, 100]) {
+            const firstDeep = Math.floor(DEFERRED_JOIN_OFFSET / perPage) + 1;
+            const lastPage = Math.ceil(whole.items.length / perPage);
+            for (const pageNo of [firstDeep - 1, firstDeep, firstDeep + 1, lastPage, lastPage + 1]) {
+              const page = await stores.projects.list(scope, filter, order, { page: pageNo, perPage });
+              const from = (pageNo - 1) * perPage;
+              expect(ids(page.items), `${label} page ${pageNo} of ${perPage}`).toEqual(
+                ids(whole.items.slice(from, from + perPage)),
+              );
+              expect(page.items, label).toEqual(whole.items.slice(from, from + perPage));
+              expect(page.total, label).toBe(whole.total);
+            }
+          }
+        }
+      });
+
+      it("counts all projects exactly up to COUNT_LIMIT, filtered or not, and not past it", async () => {
+        const { namespace } = await createAccount(stores, "cap");
+        await bulkInsert(namespace.id, COUNT_LIMIT - 1);
+        const page = { page: 3, perPage: 7 };
+        const totals = async () => [
+          (await stores.projects.list({ kind: "all" }, {}, BY_ID, page)).total,
+          (await stores.projects.list({ kind: "all" }, { archived: false }, BY_ID, page)).total,
+          (await stores.projects.list({ kind: "all" }, {}, { by: "created_at", direction: "desc" }, page))
+            .total,
+        ];
+        expect(await totals()).toEqual([COUNT_LIMIT - 1, COUNT_LIMIT - 1, COUNT_LIMIT - 1]);
+        const last = await createProject(stores, namespace.id, "last");
+        expect(await totals()).toEqual([COUNT_LIMIT, COUNT_LIMIT, COUNT_LIMIT]);
+        await createProject(stores, namespace.id, "one-more");
+        expect(await totals()).toEqual([null, null, null]);
+        // Archiving one takes the filtered list back to the limit; the unfiltered one stays past it.
+        await stores.projects.update(last.id, { archived: true });
+        expect(await totals()).toEqual([null, COUNT_LIMIT, null]);
+        // A page past the end still answers the total.
+        const beyond = await stores.projects.list({ kind: "all" }, { archived: false }, BY_ID, {
+          page: 2000,
+          perPage: 10,
+        });
+        expect(beyond).toMatchObject({ items: [], total: COUNT_LIMIT });
       });
 
       it("stops counting past COUNT_LIMIT for all projects and searches, but not for a user's own", async () => {

@@ -1,5 +1,14 @@
 import { COUNT_LIMIT, type PageRequest } from "@kiln/domain";
-import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import {
+  type Expression,
+  type Kysely,
+  type RawBuilder,
+  type SelectQueryBuilder,
+  type SqlBool,
+  SqliteAdapter,
+  sql,
+} from "kysely";
+import { foldCase } from "./case-folding.js";
 import type { Database } from "./database.js";
 
 /** How a list's total is computed. */
@@ -10,6 +19,36 @@ export type CountMode =
   | "capped";
 
 /**
+ * From this offset on, a page is better read as a deferred join (see {@link PageOptions.rows}):
+ * under it the walk to the page is short and the extra subquery costs more than it saves.
+ */
+export const DEFERRED_JOIN_OFFSET = 1000;
+
+/** How {@link paginate} may do better than the plain query where it knows more. */
+export interface PageOptions<O> {
+  /**
+   * Reads the page's rows instead of `query.limit(limit).offset(offset)`: e.g. deep pages as a
+   * deferred join, which selects the page's keys over an index that covers the order (OFFSET then
+   * steps over index entries instead of table rows) and only then the page's rows by key.
+   */
+  rows?: ((limit: number, offset: number) => Promise<O[]>) | undefined;
+  /**
+   * Set when `query` reads every row of this table, with no filter and no join. SQLite then counts
+   * with a plain `count(*)` on the table, which it answers from the b-tree's pages (about 20 µs for
+   * 100,000 rows, growing by about 0.2 µs per 1,000 rows) rather than stepping through up to
+   * COUNT_LIMIT + 1 rows of a subquery (about 350 µs, whatever the table's size); the cap is applied
+   * in code. PostgreSQL has no such shortcut (its `count(*)` reads every row: 8 ms for 100,000), so
+   * it keeps the capped count.
+   */
+  wholeTable?: keyof Database | undefined;
+}
+
+/** True when `db` runs on SQLite. */
+function onSqlite(db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof SqliteAdapter;
+}
+
+/**
  * Runs one page of `query` and its total, both in SQL. The count reuses the query's filters without
  * its ordering, and stops after COUNT_LIMIT + 1 rows in `capped` mode.
  */
@@ -18,27 +57,64 @@ export async function paginate<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   page: PageRequest,
   countMode: CountMode,
+  options: PageOptions<O> = {},
 ): Promise<{ rows: O[]; total: number | null }> {
-  const rows = await query
-    .limit(page.perPage)
-    .offset((page.page - 1) * page.perPage)
-    .execute();
+  const offset = (page.page - 1) * page.perPage;
+  const rows = options.rows
+    ? await options.rows(page.perPage, offset)
+    : await query.limit(page.perPage).offset(offset).execute();
   // A short first page is its own total: no second query.
   if (page.page === 1 && rows.length < page.perPage) return { rows, total: rows.length };
-  let matches = query.clearSelect().clearOrderBy().select(sql<number>`1`.as("one"));
-  if (countMode === "capped") matches = matches.limit(COUNT_LIMIT + 1);
-  // Plain count(*): SQLite's fast path; PostgreSQL returns it as a bigint string, hence Number().
-  const counted = await db
-    .selectFrom(matches.as("matches"))
-    .select(sql<number | string>`count(*)`.as("n"))
-    .executeTakeFirstOrThrow();
+  let counted: { n: number | string };
+  if (options.wholeTable !== undefined && onSqlite(db)) {
+    counted = await db
+      .selectFrom(options.wholeTable)
+      .select(sql<number>`count(*)`.as("n"))
+      .executeTakeFirstOrThrow();
+  } else {
+    let matches = query.clearSelect().clearOrderBy().select(sql<number>`1`.as("one"));
+    if (countMode === "capped") matches = matches.limit(COUNT_LIMIT + 1);
+    // Plain count(*): SQLite's fast path; PostgreSQL returns it as a bigint string, hence Number().
+    counted = await db
+      .selectFrom(matches.as("matches"))
+      .select(sql<number | string>`count(*)`.as("n"))
+      .executeTakeFirstOrThrow();
+  }
   const total = Number(counted.n);
   return { rows, total: countMode === "capped" && total > COUNT_LIMIT ? null : total };
 }
 
 /** A `LIKE` pattern matching `text` anywhere, with `%`, `_` and `\` escaped (use with `escape '\'`). */
 export function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * `value` lowercased by the database (`lower(?)`), to compare with `lower(column)`: both sides fold
+ * the same way on each dialect, beyond ASCII too (SQLite's `lower()` is replaced: case-folding.ts),
+ * and an index on `lower(column)` still serves the lookup.
+ */
+export const lowered = (value: string): RawBuilder<string> => sql<string>`lower(${value})`;
+
+/**
+ * True where `column` contains `text`, ignoring case: `lower(column) like lower(pattern)` on both
+ * dialects. On SQLite, where `lower()` is a JavaScript function (about 0.4 µs a call, three times
+ * the built-in's cost on a 100,000-project search), the built-in `like`, which ignores ASCII case
+ * only, is tried first against the pattern folded once here by that same function. For a value that
+ * is pure ASCII (as many bytes as characters) its answer is the exact one; for any other value a
+ * match means `lower(value)` matches too (the pattern's letters are already lowercase), and a miss
+ * is decided by `lower()` itself. So `lower()` runs only on the values beyond ASCII that the
+ * built-in does not match. NULL never matches.
+ */
+export function containsIgnoringCase(
+  db: Kysely<Database>,
+  column: Expression<unknown>,
+  text: string,
+): RawBuilder<SqlBool> {
+  const pattern = containsPattern(text);
+  if (!onSqlite(db)) return sql<SqlBool>`lower(${column}) like lower(${pattern}) escape '\\'`;
+  const folded = foldCase(pattern);
+  return sql<SqlBool>`(${column} like ${folded} escape '\\' or (length(${column}) <> octet_length(${column}) and lower(${column}) like ${folded} escape '\\'))`;
 }
 
 /** Current time as stored: ISO 8601 UTC with milliseconds. */

@@ -11,6 +11,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from "kysely";
+import { registerCaseFolding } from "./case-folding.js";
 
 /**
  * A first-come, first-served lock. Kysely's own SQLite driver wakes every waiter at once and lets
@@ -128,10 +129,13 @@ function quoteName(name: string): string {
 
 /**
  * Kysely on a better-sqlite3 database: fair (FIFO) access to the single connection, prepared
- * statements cached, write transactions begun IMMEDIATE.
+ * statements cached, write transactions begun IMMEDIATE, `lower()` folding Unicode as on PostgreSQL
+ * ({@link registerCaseFolding}).
  */
 export class KilnSqliteDialect implements Dialect {
-  constructor(private readonly raw: BetterSqlite3.Database) {}
+  constructor(private readonly raw: BetterSqlite3.Database) {
+    registerCaseFolding(raw);
+  }
 
   createDriver(): Driver {
     return new SqliteDriver(this.raw);

@@ -1,12 +1,18 @@
 // Starting the servers under test: Kiln itself (dist/main.js serve) and the baselines.
 import { createServer } from "node:net";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { startChild, waitForStdoutJson } from "./proc.mjs";
 
 const BENCH_DIR = fileURLToPath(new URL("..", import.meta.url));
-export const MAIN_JS = join(BENCH_DIR, "..", "dist", "main.js");
+/**
+ * The Kiln bundle under test: `dist/main.js`, or `BENCH_KILN_MAIN` (e.g. a bundle of another commit
+ * copied next to it, to compare two versions under the same harness).
+ */
+export const MAIN_JS = process.env.BENCH_KILN_MAIN
+  ? resolve(process.env.BENCH_KILN_MAIN)
+  : join(BENCH_DIR, "..", "dist", "main.js");
 
 /** A port that was free a moment ago (Kiln logs its port only at info level, so we choose it). */
 function freePort() {

@@ -3,6 +3,7 @@ import * as m0001 from "./0001_accounts.js";
 import * as m0002 from "./0002_projects.js";
 import * as m0003 from "./0003_user_project_counts.js";
 import * as m0004 from "./0004_protected_branches.js";
+import * as m0005 from "./0005_unicode_case_folding.js";
 
 /**
  * Every migration, registered statically so the server still finds them once bundled.
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   "0002_projects": m0002,
   "0003_user_project_counts": m0003,
   "0004_protected_branches": m0004,
+  "0005_unicode_case_folding": m0005,
 };
 
 /** The static migration provider. */

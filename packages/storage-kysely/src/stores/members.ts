@@ -2,7 +2,7 @@ import type { AccessLevel, Membership, Page, PageRequest, User } from "@kiln/dom
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../database.js";
 import { guardUnique } from "../errors.js";
-import { containsPattern, now, paginate } from "../queries.js";
+import { containsIgnoringCase, now, paginate } from "../queries.js";
 import { toUser, USER_COLUMNS } from "./users.js";
 
 /** Which membership table: a project's or a group's. */
@@ -82,11 +82,11 @@ export class MemberStore {
       .orderBy("m.user_id", "asc");
     if (filter.userId !== undefined) query = query.where("m.user_id", "=", filter.userId);
     if (filter.query) {
-      const pattern = containsPattern(filter.query);
+      const text = filter.query;
       query = query.where((eb) =>
         eb.or([
-          eb(sql`lower(users.username)`, "like", sql`${pattern} escape '\\'`),
-          eb(sql`lower(users.name)`, "like", sql`${pattern} escape '\\'`),
+          containsIgnoringCase(this.db, sql.ref("users.username"), text),
+          containsIgnoringCase(this.db, sql.ref("users.name"), text),
         ]),
       );
     }

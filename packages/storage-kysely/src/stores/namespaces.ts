@@ -2,7 +2,7 @@ import type { Group, Namespace, Page, PageRequest } from "@kiln/domain";
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../database.js";
 import { guardUnique } from "../errors.js";
-import { containsPattern, definedOnly, flag, now, paginate, withBooleans } from "../queries.js";
+import { containsIgnoringCase, definedOnly, flag, lowered, now, paginate, withBooleans } from "../queries.js";
 
 const toNamespace = (row: Record<string, unknown>): Namespace =>
   withBooleans<Namespace>(row, ["share_with_group_lock"]);
@@ -25,10 +25,7 @@ export class NamespaceStore {
 
   /** True when a user or group already holds this path, ignoring case. */
   async pathTaken(path: string, exceptId?: number): Promise<boolean> {
-    let query = this.db
-      .selectFrom("namespaces")
-      .select("id")
-      .where(sql`lower(path)`, "=", path.toLowerCase());
+    let query = this.db.selectFrom("namespaces").select("id").where(sql`lower(path)`, "=", lowered(path));
     if (exceptId !== undefined) query = query.where("id", "!=", exceptId);
     return (await query.executeTakeFirst()) !== undefined;
   }
@@ -75,7 +72,7 @@ export class NamespaceStore {
 
   /** A namespace by path, ignoring case. */
   async findByPath(path: string): Promise<Namespace | undefined> {
-    const row = await this.select().where(sql`lower(path)`, "=", path.toLowerCase()).executeTakeFirst();
+    const row = await this.select().where(sql`lower(path)`, "=", lowered(path)).executeTakeFirst();
     return row && toNamespace(row);
   }
 
@@ -168,11 +165,11 @@ export class NamespaceStore {
       );
     }
     if (filter.search) {
-      const pattern = containsPattern(filter.search);
+      const search = filter.search;
       query = query.where((eb) =>
         eb.or([
-          eb(sql`lower(name)`, "like", sql`${pattern} escape '\\'`),
-          eb(sql`lower(path)`, "like", sql`${pattern} escape '\\'`),
+          containsIgnoringCase(this.db, sql.ref("name"), search),
+          containsIgnoringCase(this.db, sql.ref("path"), search),
         ]),
       );
     }

@@ -1,9 +1,18 @@
 import type { AccessSources, Page, PageRequest, Project, Visibility } from "@kiln/domain";
 import { AccessLevel } from "@kiln/domain";
-import { type ExpressionBuilder, type Kysely, sql } from "kysely";
+import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import type { Database, ProjectsTable } from "../database.js";
 import { guardUnique } from "../errors.js";
-import { containsPattern, definedOnly, flag, now, paginate, withBooleans } from "../queries.js";
+import {
+  containsIgnoringCase,
+  DEFERRED_JOIN_OFFSET,
+  definedOnly,
+  flag,
+  lowered,
+  now,
+  paginate,
+  withBooleans,
+} from "../queries.js";
 
 const BOOLEANS = [
   "archived",
@@ -100,13 +109,30 @@ export interface ProjectOrder {
 
 type ProjectsEb = ExpressionBuilder<Database, "projects">;
 
-/** The ids of the projects a user is a member of, through any source. */
+/** The query in the list order, ties broken by id in the same direction. */
+function ordered<O>(
+  query: SelectQueryBuilder<Database, "projects", O>,
+  order: ProjectOrder,
+): SelectQueryBuilder<Database, "projects", O> {
+  let result = query;
+  if (order.buildsFirst) result = result.orderBy("builds_enabled", "desc");
+  result = result.orderBy(order.by, order.direction);
+  if (order.by !== "id") result = result.orderBy("id", order.direction);
+  return result;
+}
+
+/**
+ * The ids of the projects a user is a member of, through any source. An id may come more than once
+ * (a member of a project in their own group): it is only ever used with `in`, so `union all` spares
+ * the deduplication (a temporary B-tree per branch on SQLite, a hash on PostgreSQL); every branch
+ * stays an index search.
+ */
 function memberProjectIds(eb: ProjectsEb, userId: number) {
   return eb
     .selectFrom("project_members")
     .select("project_members.project_id as id")
     .where("project_members.user_id", "=", userId)
-    .union(
+    .unionAll(
       eb
         .selectFrom("projects as p")
         .innerJoin("namespaces as n", "n.id", "p.namespace_id")
@@ -114,14 +140,14 @@ function memberProjectIds(eb: ProjectsEb, userId: number) {
         .where("n.owner_id", "=", userId)
         .where("n.kind", "=", "user"),
     )
-    .union(
+    .unionAll(
       eb
         .selectFrom("projects as p")
         .innerJoin("group_members as gm", "gm.group_id", "p.namespace_id")
         .select("p.id as id")
         .where("gm.user_id", "=", userId),
     )
-    .union(
+    .unionAll(
       eb
         .selectFrom("project_group_links as l")
         .innerJoin("group_members as gm", "gm.group_id", "l.group_id")
@@ -160,8 +186,8 @@ export class ProjectStore {
       .innerJoin("namespaces", "namespaces.id", "projects.namespace_id")
       .select(PROJECT_COLUMNS.map((column) => `projects.${column}` as const))
       .select(["namespaces.path as namespace_path"])
-      .where(sql`lower(namespaces.path)`, "=", namespacePath.toLowerCase())
-      .where(sql`lower(projects.path)`, "=", projectPath.toLowerCase())
+      .where(sql`lower(namespaces.path)`, "=", lowered(namespacePath))
+      .where(sql`lower(projects.path)`, "=", lowered(projectPath))
       .execute();
     const exact =
       rows.find((row) => row.namespace_path === namespacePath && row.path === projectPath) ?? rows[0];
@@ -192,7 +218,7 @@ export class ProjectStore {
       .selectFrom("projects")
       .select("id")
       .where("namespace_id", "=", namespaceId)
-      .where(sql`lower(${sql.ref(field)})`, "=", value.toLowerCase());
+      .where(sql`lower(${sql.ref(field)})`, "=", lowered(value));
     if (exceptId !== undefined) query = query.where("id", "!=", exceptId);
     return (await query.executeTakeFirst()) !== undefined;
   }
@@ -330,7 +356,7 @@ export class ProjectStore {
             .select("id")
             .where("owner_id", "=", scope.userId)
             .where("kind", "=", "user")
-            .union(
+            .unionAll(
               eb
                 .selectFrom("group_members")
                 .select("group_id as id")
@@ -385,23 +411,38 @@ export class ProjectStore {
     if (filter.archived !== undefined) query = query.where("archived", "=", flag(filter.archived));
     if (filter.visibility !== undefined) query = query.where("visibility_level", "=", filter.visibility);
     if (filter.search) {
-      const pattern = containsPattern(filter.search);
+      const search = filter.search;
       query = query.where((eb) =>
-        eb.or([
-          eb(sql`lower(name)`, "like", sql`${pattern} escape '\\'`),
-          eb(sql`lower(path)`, "like", sql`${pattern} escape '\\'`),
-          eb(sql`lower(coalesce(description, ''))`, "like", sql`${pattern} escape '\\'`),
-        ]),
+        eb.or(
+          (["name", "path", "description"] as const).map((column) =>
+            containsIgnoringCase(this.db, sql.ref(column), search),
+          ),
+        ),
       );
     }
     if (filter.name) {
-      query = query.where(sql`lower(name)`, "like", sql`${containsPattern(filter.name)} escape '\\'`);
+      query = query.where(containsIgnoringCase(this.db, sql.ref("name"), filter.name));
     }
-    if (order.buildsFirst) query = query.orderBy("builds_enabled", "desc");
-    query = query.orderBy(order.by, order.direction);
-    if (order.by !== "id") query = query.orderBy("id", order.direction);
+    query = ordered(query, order);
     const filtered = scope.kind === "all" || Boolean(filter.search) || Boolean(filter.name);
-    const { rows, total } = await paginate(this.db, query, page, filtered ? "capped" : "exact");
+    const unfiltered =
+      scope.kind === "all" &&
+      filter.archived === undefined &&
+      filter.visibility === undefined &&
+      !filter.search &&
+      !filter.name;
+    const { rows, total } = await paginate(this.db, query, page, filtered ? "capped" : "exact", {
+      wholeTable: unfiltered ? "projects" : undefined,
+      rows: (limit, offset) =>
+        offset < DEFERRED_JOIN_OFFSET
+          ? query.limit(limit).offset(offset).execute()
+          : // The page's ids first, over the index of the order when the filters allow it, then
+            // their rows; the outer query has no filter of its own, so its plan is always by id.
+            ordered(
+              this.select().where("id", "in", query.clearSelect().select("id").limit(limit).offset(offset)),
+              order,
+            ).execute(),
+    });
     return { items: rows.map(toProject), page: page.page, perPage: page.perPage, total };
   }
 }

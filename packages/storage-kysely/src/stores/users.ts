@@ -2,7 +2,7 @@ import type { Page, PageRequest, User } from "@kiln/domain";
 import { type Kysely, sql } from "kysely";
 import type { Database, UsersTable } from "../database.js";
 import { guardUnique } from "../errors.js";
-import { containsPattern, definedOnly, flag, now, paginate, withBooleans } from "../queries.js";
+import { containsIgnoringCase, definedOnly, flag, lowered, now, paginate, withBooleans } from "../queries.js";
 
 /** The columns of a user, secrets excluded. */
 export const USER_COLUMNS = [
@@ -94,15 +94,13 @@ export class UserStore {
 
   /** The user with this username, ignoring case, or undefined. */
   async findByUsername(username: string): Promise<User | undefined> {
-    const row = await this.select()
-      .where(sql`lower(username)`, "=", username.toLowerCase())
-      .executeTakeFirst();
+    const row = await this.select().where(sql`lower(username)`, "=", lowered(username)).executeTakeFirst();
     return row && toUser(row);
   }
 
   /** The user with this email, ignoring case, or undefined. */
   async findByEmail(email: string): Promise<User | undefined> {
-    const row = await this.select().where(sql`lower(email)`, "=", email.toLowerCase()).executeTakeFirst();
+    const row = await this.select().where(sql`lower(email)`, "=", lowered(email)).executeTakeFirst();
     return row && toUser(row);
   }
 
@@ -206,15 +204,13 @@ export class UserStore {
   async list(filter: UserFilter, page: PageRequest): Promise<Page<User>> {
     let query = this.select().orderBy("id", "asc");
     if (filter.username !== undefined) {
-      query = query.where(sql`lower(username)`, "=", filter.username.toLowerCase());
+      query = query.where(sql`lower(username)`, "=", lowered(filter.username));
     } else {
       if (filter.search) {
-        const pattern = containsPattern(filter.search);
+        const search = filter.search;
         const columns = filter.searchEmails ? ["username", "name", "email"] : ["username", "name"];
         query = query.where((eb) =>
-          eb.or(
-            columns.map((column) => eb(sql`lower(${sql.ref(column)})`, "like", sql`${pattern} escape '\\'`)),
-          ),
+          eb.or(columns.map((column) => containsIgnoringCase(this.db, sql.ref(column), search))),
         );
       }
       if (filter.state) query = query.where("state", "=", filter.state);
