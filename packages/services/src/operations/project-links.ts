@@ -2,12 +2,22 @@ import {
   type AccessLevel,
   badRequest,
   conflict,
+  DomainError,
   forbidden,
+  invalid,
+  type Namespace,
   notFound,
   notModified,
+  type User,
   type Visibility,
 } from "@kiln/domain";
-import { ForkProjectInput, ForkRelationInput, ShareProjectInput, UnshareProjectInput } from "@kiln/schemas";
+import {
+  ForkProjectInput,
+  ForkRelationInput,
+  MAX_PROJECT_MEMBER_LEVEL,
+  ShareProjectInput,
+  UnshareProjectInput,
+} from "@kiln/schemas";
 import { UniqueViolation } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
 import { mutation } from "../operation.js";
@@ -21,15 +31,25 @@ import {
 import { projectView } from "../projects/views.js";
 import { groupVisibleTo } from "./groups-access.js";
 
-async function namespaceByRef(ctx: Context, ref: number | string | undefined): Promise<number | undefined> {
-  if (ref === undefined) return undefined;
+/**
+ * Where a fork goes: the caller's namespace, or the namespace `ref` names (id or path) if the
+ * caller may create projects there. Any other namespace, missing or not, is GitLab's
+ * `404 Target Namespace Not Found`, so that a hidden group cannot be told from a missing one.
+ */
+async function forkTarget(ctx: Context, creator: User, ref: number | string | undefined): Promise<Namespace> {
+  if (ref === undefined) return targetNamespace(ctx, creator, undefined);
   const { namespaces } = ctx.runtime.stores;
   const namespace =
     typeof ref === "number" || /^\d+$/.test(ref)
       ? await namespaces.findById(Number(ref))
       : await namespaces.findByPath(ref);
-  if (!namespace) throw notFound("Namespace");
-  return namespace.id;
+  if (!namespace) throw notFound("Target Namespace");
+  try {
+    return await targetNamespace(ctx, creator, namespace.id);
+  } catch (error) {
+    if (DomainError.is(error) && error.kind === "validation") throw notFound("Target Namespace");
+    throw error;
+  }
 }
 
 /** Forks and fork relations, and shares of projects with groups. */
@@ -38,7 +58,7 @@ export const projectLinks = {
   fork: mutation("signed_in", ForkProjectInput, async (ctx, input) => {
     const { project: source } = await requireProject(ctx, input.id, "fork_project");
     const creator = ctx.actor.user;
-    const namespace = await targetNamespace(ctx, creator, await namespaceByRef(ctx, input.namespace));
+    const namespace = await forkTarget(ctx, creator, input.namespace);
     if (namespace.kind === "user") await checkProjectsLimit(ctx.runtime.stores, creator, namespace);
     await checkNameAndPathFree(ctx.runtime.stores, namespace.id, source.name, source.path);
     const fork = await insertProject(ctx, {
@@ -88,9 +108,16 @@ export const projectLinks = {
     return projectView(ctx, project);
   }),
 
-  /** Shares a project with a group, its members getting at most `group_access` (masters and owners). */
+  /**
+   * Shares a project with a group, its members getting at most `group_access` (masters and
+   * owners). Like a membership, a share gives at most master: owners of a project are its
+   * namespace's owners (GitLab takes `group_access` from guest to master only).
+   */
   share: mutation("signed_in", ShareProjectInput, async (ctx, input) => {
     const { project, namespace } = await requireProject(ctx, input.id, "admin_project");
+    if (input.group_access > MAX_PROJECT_MEMBER_LEVEL) {
+      throw invalid({ group_access: ["does not have a valid value"] });
+    }
     const group = await ctx.runtime.stores.namespaces.findById(input.group_id);
     if (group?.kind !== "group" || !(await groupVisibleTo(ctx, group))) throw notFound("Group");
     if (namespace.share_with_group_lock) throw forbidden("The project sharing with group is disabled");
