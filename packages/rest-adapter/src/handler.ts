@@ -5,7 +5,7 @@ import type { Actor, ServiceRuntime } from "@kiln/services";
 import { authenticate } from "./auth.js";
 import { errorReply } from "./errors.js";
 import { paginationHeaders } from "./pagination.js";
-import { readBodyParams } from "./request/body.js";
+import { discardUnread, readBodyParams } from "./request/body.js";
 import { decodeParams } from "./request/decode.js";
 import { readBodyWithFile, receivedFiles, removeReceivedFiles } from "./request/files.js";
 import { formPairs, mergeParams, paramsFromPairs } from "./request/params.js";
@@ -71,6 +71,10 @@ export function createRestHandler(options: RestOptions): RestHandler {
       reply = { status: failure.status, body: failure.body };
     }
     if (received.length > 0) await removeReceivedFiles(received);
+    if (reply.status === 413) {
+      await discardUnread(req);
+      res.shouldKeepAlive = false;
+    }
     const headers: Record<string, string | number> = reply.page
       ? paginationHeaders(reply.page, baseUrl, pathname, queryPairs)
       : {};

@@ -29,6 +29,37 @@ async function readLimited(req: IncomingMessage, limit: number): Promise<Buffer>
   return Buffer.concat(chunks, size);
 }
 
+/** How much of a refused body is still read (and thrown away) before answering: see {@link discardUnread}. */
+const DISCARD_LIMIT = 16 * 1024 * 1024;
+const DISCARD_TIMEOUT_MS = 5_000;
+
+/**
+ * Reads what is left of a refused body and throws it away, up to 16 MiB or 5 s, so that a client
+ * still sending it reads our answer (a 413) instead of a reset connection. Past either bound the
+ * request is left as is: the connection then closes after the answer.
+ */
+export function discardUnread(req: IncomingMessage): Promise<void> {
+  if (req.readableEnded || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let seen = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.off("data", onData).off("end", done).off("error", done).off("close", done);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DISCARD_LIMIT) {
+        req.pause();
+        done();
+      }
+    };
+    const timer = setTimeout(done, DISCARD_TIMEOUT_MS);
+    req.on("data", onData).on("end", done).on("error", done).on("close", done);
+    req.resume();
+  });
+}
+
 /**
  * The parameters carried by the body: JSON objects, urlencoded forms and multipart fields. Other
  * content types (and bodies on any method, GET and DELETE included) contribute nothing but are
