@@ -15,6 +15,27 @@ export type GitErrorKind =
   /** Anything else git reported: a bug or a broken repository. */
   | "failed";
 
+/**
+ * What a failure is about, when the same kind can concern different things (an unknown commit
+ * versus an unknown file, an invalid branch name versus an invalid start point), so that a caller
+ * can answer GitLab's distinct messages without reading ours.
+ */
+export type GitErrorSubject =
+  /** A revision (branch, tag or sha) to read or start from. */
+  | "revision"
+  /** A branch name (to create, delete, merge into, commit onto). */
+  | "branch"
+  /** A tag name. */
+  | "tag"
+  /** A file or directory path inside a tree. */
+  | "path"
+  /** An object id (a blob sha). */
+  | "object"
+  /** An author, committer or tagger identity. */
+  | "identity"
+  /** The repository itself (on disk). */
+  | "repository";
+
 /** A failure of a git operation; `kind` says which, `stderr` keeps git's own words for logs. */
 export class GitError extends Error {
   override readonly name = "GitError";
@@ -23,6 +44,8 @@ export class GitError extends Error {
     readonly kind: GitErrorKind,
     message: string,
     readonly stderr = "",
+    /** What the failure is about, when known. */
+    readonly subject?: GitErrorSubject,
   ) {
     super(message);
   }

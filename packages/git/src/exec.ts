@@ -18,6 +18,11 @@ export interface GitOptions {
   signal?: AbortSignal;
   /** Exit codes that are answers rather than failures (default: only 0). */
   okCodes?: readonly number[];
+  /**
+   * Starts git in a process group of its own and kills the whole group (git and the helpers it
+   * started: pack-objects, index-pack, hooks) on timeout or abort, so nothing outlives a request.
+   */
+  processGroup?: boolean;
 }
 
 /** What a finished git command printed. */
@@ -55,6 +60,7 @@ function argsWithDir(args: readonly string[], gitDir: string | undefined): strin
  * timeout or abort. The caller owns the streams and must wait for `close`.
  */
 export function spawnGit(args: readonly string[], options: GitOptions = {}): ChildProcess {
+  if (options.processGroup && process.platform !== "win32") return spawnGroup(args, options);
   const child = spawn("git", argsWithDir(args, options.gitDir), {
     env: gitEnvironment(options.env),
     stdio: ["pipe", "pipe", "pipe"],
@@ -64,6 +70,33 @@ export function spawnGit(args: readonly string[], options: GitOptions = {}): Chi
   });
   // An abort or a kill surfaces as an 'error' event; without a listener it would crash the process.
   child.on("error", () => undefined);
+  return child;
+}
+
+/** {@link spawnGit} in a new process group, which a timeout or an abort kills as a whole. */
+function spawnGroup(args: readonly string[], options: GitOptions): ChildProcess {
+  const child = spawn("git", argsWithDir(args, options.gitDir), {
+    env: gitEnvironment(options.env),
+    stdio: ["pipe", "pipe", "pipe"],
+    detached: true,
+  });
+  const { signal } = options;
+  const kill = () => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // The group is already gone.
+    }
+  };
+  const timer = setTimeout(kill, options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS);
+  const settle = () => {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", kill);
+  };
+  signal?.addEventListener("abort", kill, { once: true });
+  child.on("exit", settle);
+  child.on("error", settle); // and, as in spawnGit, keeps a failed spawn from crashing the process
+  if (signal?.aborted) kill();
   return child;
 }
 

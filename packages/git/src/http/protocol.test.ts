@@ -1,0 +1,120 @@
+import { Readable } from "node:stream";
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { ReportStatusReader } from "../push/report-status.js";
+import { BodyError, decodeBody } from "./body.js";
+import { PKT_FLUSH, PktLineReader, pktLine } from "./pkt-line.js";
+import { parseGitService, sanitizeGitProtocol, wantsProtocolV2 } from "./service.js";
+
+async function drain(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+describe("service names and the Git-Protocol header", () => {
+  it("accepts only the two services", () => {
+    expect(parseGitService("git-upload-pack")).toBe("git-upload-pack");
+    expect(parseGitService("git-receive-pack")).toBe("git-receive-pack");
+    expect(parseGitService("git-upload-archive")).toBeUndefined();
+    expect(parseGitService(null)).toBeUndefined();
+  });
+
+  it("passes plain key=value lists and drops anything else", () => {
+    expect(sanitizeGitProtocol("version=2")).toBe("version=2");
+    expect(sanitizeGitProtocol("version=2:object-format=sha1")).toBe("version=2:object-format=sha1");
+    expect(sanitizeGitProtocol(["version=2"])).toBe("version=2");
+    expect(sanitizeGitProtocol("version=2\nGIT_DIR=/etc")).toBeUndefined();
+    expect(sanitizeGitProtocol("version=2 ; rm -rf /")).toBeUndefined();
+    expect(sanitizeGitProtocol("")).toBeUndefined();
+    expect(sanitizeGitProtocol(`version=${"2".repeat(300)}`)).toBeUndefined();
+    expect(wantsProtocolV2("version=2")).toBe(true);
+    expect(wantsProtocolV2("version=1")).toBe(false);
+    expect(wantsProtocolV2(undefined)).toBe(false);
+  });
+});
+
+describe("pkt-lines", () => {
+  it("writes and reads packets across chunk boundaries", () => {
+    const stream = Buffer.concat([
+      pktLine("hello\n"),
+      Buffer.from("0001"),
+      pktLine("x"),
+      Buffer.from(PKT_FLUSH),
+    ]);
+    expect(stream.toString()).toBe("000ahello\n00010005x0000");
+    const reader = new PktLineReader();
+    const packets = [...stream].flatMap((byte) => reader.push(Buffer.from([byte])));
+    expect(
+      packets.map((packet) => (packet.type === "data" ? packet.payload.toString() : packet.type)),
+    ).toEqual(["hello\n", "delim", "x", "flush"]);
+  });
+
+  it("stops at a malformed header", () => {
+    const reader = new PktLineReader();
+    expect(reader.push(Buffer.from("zzzz0005x"))).toEqual([]);
+    expect(reader.failed).toBe(true);
+    expect(reader.push(pktLine("ok"))).toEqual([]);
+  });
+});
+
+describe("receive-pack's report-status", () => {
+  const report = Buffer.concat([
+    pktLine("unpack ok\n"),
+    pktLine("ok refs/heads/side\n"),
+    pktLine("ng refs/heads/main non-fast-forward\n"),
+    Buffer.from(PKT_FLUSH),
+  ]);
+
+  it("reads a plain report", () => {
+    const reader = new ReportStatusReader();
+    reader.push(report);
+    expect(reader.result()).toEqual({
+      unpack: "ok",
+      ok: new Set(["refs/heads/side"]),
+      rejected: new Map([["refs/heads/main", "non-fast-forward"]]),
+    });
+  });
+
+  it("reads a report multiplexed on side-band 1 among progress, split anywhere", () => {
+    const half = Math.floor(report.length / 2);
+    const stream = Buffer.concat([
+      pktLine(Buffer.concat([Buffer.from([2]), Buffer.from("remote: progress\n")])),
+      pktLine(Buffer.concat([Buffer.from([1]), report.subarray(0, half)])),
+      pktLine(Buffer.concat([Buffer.from([1]), report.subarray(half)])),
+      Buffer.from(PKT_FLUSH),
+    ]);
+    const reader = new ReportStatusReader();
+    for (let i = 0; i < stream.length; i += 7) reader.push(stream.subarray(i, i + 7));
+    expect(reader.result()?.ok).toEqual(new Set(["refs/heads/side"]));
+    expect(reader.result()?.rejected.get("refs/heads/main")).toBe("non-fast-forward");
+  });
+
+  it("has no report when receive-pack sent none, or only part of one", () => {
+    const none = new ReportStatusReader();
+    none.push(Buffer.from(PKT_FLUSH));
+    expect(none.result()).toBeUndefined();
+    const cut = new ReportStatusReader();
+    cut.push(report.subarray(0, report.length - 4));
+    expect(cut.result()).toBeUndefined();
+  });
+});
+
+describe("request bodies", () => {
+  it("passes identity bodies and gunzips gzip ones", async () => {
+    expect(
+      (await drain(decodeBody(Readable.from([Buffer.from("abc")]), undefined, 10) as Readable)).toString(),
+    ).toBe("abc");
+    const gzipped = decodeBody(Readable.from([gzipSync("hello")]), "gzip", 10) as Readable;
+    expect((await drain(gzipped)).toString()).toBe("hello");
+  });
+
+  it("refuses unknown encodings, bad gzip and bodies over the cap", async () => {
+    expect(decodeBody(Readable.from([]), "br", 10)).toBeInstanceOf(BodyError);
+    const bad = decodeBody(Readable.from([Buffer.from("not gzip at all")]), "gzip", 100) as Readable;
+    await expect(drain(bad)).rejects.toMatchObject({ reason: "malformed" });
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024));
+    const capped = decodeBody(Readable.from([bomb]), "gzip", 1024 * 1024) as Readable;
+    await expect(drain(capped)).rejects.toMatchObject({ reason: "too_large" });
+  });
+});

@@ -1,0 +1,152 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { Readable } from "node:stream";
+import { GitError } from "../errors.js";
+import { appliedUpdates } from "../push/applied.js";
+import type { PushGate, PushSession } from "../push/gate.js";
+import { ReportStatusReader } from "../push/report-status.js";
+import type { AuthorizePush, PushOutcome } from "../push/types.js";
+import { decodeBody } from "./body.js";
+import { checkGitDir, configArgs } from "./git-args.js";
+import {
+  type GitService,
+  NO_CACHE_HEADERS,
+  requestContentType,
+  resultContentType,
+  sanitizeGitProtocol,
+  serviceCommand,
+} from "./service.js";
+import { type GitHttpResponse, type GitHttpResult, streamGit } from "./stream.js";
+
+/** Default time limit of one upload-pack or receive-pack exchange. */
+export const DEFAULT_RPC_TIMEOUT_MS = 10 * 60_000;
+
+/** Default cap on a decompressed upload-pack request (wants, haves, filters). */
+export const DEFAULT_UPLOAD_BODY_LIMIT = 64 * 1024 * 1024;
+
+/** Default cap on a decompressed receive-pack request (the commands and the pack). */
+export const DEFAULT_RECEIVE_BODY_LIMIT = 2 * 1024 * 1024 * 1024;
+
+/** The request side that {@link serviceRpc} reads: a `node:http` `IncomingMessage` is one. */
+export interface GitHttpRequest extends Readable {
+  readonly headers: IncomingHttpHeaders;
+}
+
+/** How a push is authorized: the process's gate and this push's callback (it knows the pusher). */
+export interface PushAuthorization {
+  gate: PushGate;
+  authorize: AuthorizePush;
+}
+
+/** Options of {@link serviceRpc}. */
+export interface ServiceRpcOptions {
+  /** Time limit of the exchange (default {@link DEFAULT_RPC_TIMEOUT_MS}). */
+  timeoutMs?: number;
+  /** Kills git when aborted. */
+  signal?: AbortSignal;
+  /** Cap on the decompressed request body, in bytes (defaults above, per service). */
+  maxBodyBytes?: number;
+  /** Server-chosen git settings for this service (`receive.fsckObjects: "true"`…). */
+  gitConfig?: Readonly<Record<string, string>>;
+  /** Required for `git-receive-pack`: every push goes through the gate. */
+  push?: PushAuthorization;
+}
+
+/** How a POST to a service ended; for a receive-pack, with what the push did. */
+export interface ServiceRpcResult extends GitHttpResult {
+  push?: PushOutcome;
+}
+
+/**
+ * Answers `POST …/git-upload-pack` or `POST …/git-receive-pack` for the repository at `gitDir`
+ * (an absolute path the caller resolved and authorized): streams the request body (gunzipped
+ * when `Content-Encoding: gzip`) into `git <service> --stateless-rpc` and its output to `res` as
+ * `application/x-<service>-result`. The client's `Git-Protocol` header reaches git as
+ * `GIT_PROTOCOL`. A request of another content type answers 415, an unknown encoding 415, a body
+ * that is not gzip 400, a body over the cap 413; a disconnect, the signal or the time limit kill
+ * git's process group. A receive-pack runs the gate's pre-receive hook, which calls
+ * `push.authorize`; the result then lists the applied updates. Rejects, before touching the
+ * request, only for a relative `gitDir`, bad `gitConfig`, a receive-pack without `push`, or a
+ * gate that cannot open (closed, or `gitDir` missing): answer 500 then. Never rejects once started.
+ */
+export async function serviceRpc(
+  gitDir: string,
+  service: GitService,
+  req: GitHttpRequest,
+  res: GitHttpResponse,
+  options: ServiceRpcOptions = {},
+): Promise<ServiceRpcResult> {
+  checkGitDir(gitDir);
+  const command = serviceCommand(service);
+  if (command === "receive-pack" && !options.push) {
+    throw new GitError("invalid", "git-receive-pack needs a push gate and an authorize callback");
+  }
+  const config = configArgs(options.gitConfig);
+  const contentType = req.headers["content-type"];
+  if (contentType !== requestContentType(service)) {
+    return refuse(res, 415, `expected Content-Type ${requestContentType(service)}`, "bad_request");
+  }
+  const limit =
+    options.maxBodyBytes ??
+    (command === "upload-pack" ? DEFAULT_UPLOAD_BODY_LIMIT : DEFAULT_RECEIVE_BODY_LIMIT);
+  // Opened first: a gate that cannot open rejects before the request is touched.
+  const session = options.push ? await options.push.gate.open(gitDir, options.push.authorize) : undefined;
+  const body = decodeBody(req, req.headers["content-encoding"], limit);
+  if (body instanceof Error) {
+    session?.close();
+    return refuse(res, 415, body.message, "bad_request");
+  }
+  const report = session ? new ReportStatusReader() : undefined;
+  const protocol = sanitizeGitProtocol(req.headers["git-protocol"]);
+  const strict = command === "upload-pack" ? ["--strict"] : [];
+  let result: ServiceRpcResult;
+  try {
+    result = await streamGit({
+      args: [...(session?.gitArgs ?? []), ...config, command, "--stateless-rpc", ...strict, gitDir],
+      env: { ...session?.env, GIT_PROTOCOL: protocol },
+      timeoutMs: options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS,
+      signal: options.signal,
+      res,
+      headers: { ...NO_CACHE_HEADERS, "Content-Type": resultContentType(service) },
+      body,
+      onOutput: report ? (chunk) => report.push(chunk) : undefined,
+    });
+  } finally {
+    session?.close();
+    releaseRequest(req, res);
+  }
+  if (session) result.push = await outcome(gitDir, session, report?.result());
+  return result;
+}
+
+async function outcome(
+  gitDir: string,
+  session: PushSession,
+  report: ReturnType<ReportStatusReader["result"]>,
+): Promise<PushOutcome> {
+  const { requested, refusals } = session;
+  const allowed = session.decided && refusals.length === 0;
+  const applied = allowed ? await appliedUpdates(gitDir, requested, report).catch(() => []) : [];
+  const ungated = session.decided ? [] : [...(report?.ok ?? [])];
+  return { requested, refusals, applied, rejected: report?.rejected ?? new Map(), ungated };
+}
+
+// A body git did not read to the end (a failure, or git stopping early) would be left in the
+// connection: drop the connection once the answer is out.
+function releaseRequest(req: GitHttpRequest, res: GitHttpResponse): void {
+  if (req.readableEnded || req.destroyed) return;
+  if (res.writableFinished || res.destroyed) req.destroy();
+  else res.once("close", () => req.destroy());
+}
+
+function refuse(
+  res: GitHttpResponse,
+  status: number,
+  message: string,
+  failure: "bad_request",
+): ServiceRpcResult {
+  if (!res.headersSent) {
+    res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
+    res.end(`${message}\n`);
+  }
+  return { ok: false, failure, exitCode: null, stderr: "" };
+}
