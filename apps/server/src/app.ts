@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { checkGitVersion } from "@kiln/git";
 import { createRestHandler, type RestHandler } from "@kiln/rest-adapter";
 import { ensureRootUser, ServiceRuntime } from "@kiln/services";
 import { migrateToLatest, type OpenDatabase, openDatabase, Stores } from "@kiln/storage-kysely";
@@ -18,6 +19,11 @@ export interface Backend {
 /** Opens the configured database, applies pending migrations and builds the service runtime. */
 export async function openBackend(config: Config): Promise<Backend> {
   ensureDataDir(config.dataDir);
+  try {
+    await checkGitVersion();
+  } catch (error) {
+    throw new ConfigError((error as Error).message, { cause: error });
+  }
   const secretKey = loadOrCreateSecretKey(config.dataDir);
   let database: OpenDatabase;
   try {
@@ -77,6 +83,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   });
   const port = (server.address() as AddressInfo).port;
   const baseUrl = config.baseUrl ?? `http://localhost:${port}`;
+  runtime.baseUrl = baseUrl;
   api = createRestHandler({
     runtime,
     baseUrl,

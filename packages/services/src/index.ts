@@ -20,6 +20,12 @@ export { applySudo, identifyToken } from "./auth/identify.js";
 export type { AuthMethod } from "./auth/identity-cache.js";
 export { ensureRootUser, type RootBootstrap } from "./bootstrap.js";
 export type { Actor, Context } from "./context.js";
+export {
+  type DomainEvent,
+  type DomainEventListener,
+  DomainEvents,
+  type PushEvent,
+} from "./domain-events.js";
 export type { GroupDetail } from "./groups/detail.js";
 export { type Access, invoke, type Operation, type SignedInContext } from "./operation.js";
 export { auth } from "./operations/auth.js";

@@ -1,6 +1,9 @@
+import { join } from "node:path";
 import { type ApplicationSettings, withDefaults } from "@kiln/domain";
+import { RepositoryStore } from "@kiln/git";
 import type { Stores } from "@kiln/storage-kysely";
 import { IdentityCache } from "./auth/identity-cache.js";
+import { DomainEvents } from "./domain-events.js";
 import { argon2idHasher, type PasswordHasher } from "./security/passwords.js";
 import { SecretBox } from "./security/tokens.js";
 
@@ -14,8 +17,15 @@ export interface RuntimeOptions {
    * lookups and settings are then cached in memory. False when several servers share PostgreSQL.
    */
   singleProcess: boolean;
-  /** Where files live (uploads, and later repositories); null keeps nothing on disk. */
+  /** Where files live (uploads, repositories); null keeps nothing on disk and hosts no repositories. */
   dataDir: string | null;
+  /**
+   * The public URL of the server (`KILN_BASE_URL`), for the links that records keep (push data);
+   * default `http://localhost:8080`.
+   */
+  baseUrl?: string;
+  /** The projects' repositories; default `<dataDir>/repositories`. */
+  repositories?: RepositoryStore;
   passwords?: PasswordHasher;
 }
 
@@ -23,6 +33,15 @@ export interface RuntimeOptions {
 export class ServiceRuntime {
   readonly stores: Stores;
   readonly dataDir: string | null;
+  /**
+   * The public URL of the server, without a trailing slash. Writable: a server listening on a
+   * port the system picks knows it only once listening, before it serves any request.
+   */
+  baseUrl: string;
+  /** The projects' bare repositories, or null when there is no data dir. */
+  readonly repositories: RepositoryStore | null;
+  /** What happened (pushes, ...), for the consumers of this process: webhooks, CI, merge requests. */
+  readonly events = new DomainEvents();
   readonly secrets: SecretBox;
   readonly passwords: PasswordHasher;
   /** Null when caching is off (several processes share the database). */
@@ -33,6 +52,10 @@ export class ServiceRuntime {
   constructor(options: RuntimeOptions) {
     this.stores = options.stores;
     this.dataDir = options.dataDir;
+    this.baseUrl = (options.baseUrl ?? "http://localhost:8080").replace(/\/+$/, "");
+    this.repositories =
+      options.repositories ??
+      (options.dataDir === null ? null : new RepositoryStore(join(options.dataDir, "repositories")));
     this.secrets = new SecretBox(options.secretKey);
     this.passwords = options.passwords ?? argon2idHasher;
     this.identities = options.singleProcess ? new IdentityCache() : null;

@@ -36,10 +36,11 @@ export function isReceivedFilePath(dataDir: string, path: string): boolean {
 }
 
 /**
- * Removes everything a project keeps on disk. Paths are built from the project id only, never
- * from names a user chose.
+ * Removes everything a project keeps on disk: its uploads and its repository. Paths are built from
+ * the project id only, never from names a user chose.
  */
 export async function removeProjectFiles(runtime: ServiceRuntime, projectId: number): Promise<void> {
   if (!runtime.dataDir) return;
   await rm(projectUploadsDir(runtime.dataDir, projectId), { recursive: true, force: true });
+  await runtime.repositories?.remove(projectId);
 }

@@ -103,6 +103,15 @@ for (const dialect of testDialects()) {
         );
       });
 
+      it("sets the default branch only while a project has none", async () => {
+        const { namespace } = await createAccount(stores, "frank");
+        const project = await createProject(stores, namespace.id, "empty");
+        expect(project.default_branch).toBeNull();
+        expect(await stores.projects.claimDefaultBranch(project.id, "main")).toBe(true);
+        expect(await stores.projects.claimDefaultBranch(project.id, "other")).toBe(false);
+        expect((await stores.projects.findById(project.id))?.default_branch).toBe("main");
+      });
+
       it("finds by full path ignoring case, within the right namespace only", async () => {
         const { namespace } = await createAccount(stores, "Dave");
         const group = await createGroup(stores, "Ops");

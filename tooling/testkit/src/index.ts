@@ -6,6 +6,7 @@
 import { type ApiRequest, type ApiResponse, call } from "./http.js";
 import type { KilnProcess } from "./server.js";
 
+export { git, repositoryPath, type SeedCommit, seedRepository } from "./git.js";
 export { type ApiRequest, type ApiResponse, apiUrl, call } from "./http.js";
 export { type KilnProcess, postgresUnavailable, type StartOptions, startKiln } from "./server.js";
 

@@ -21,6 +21,7 @@ import type { CreateProjectInput } from "@kiln/schemas";
 import { type Stores, UniqueViolation } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
 import { recordEvent } from "../events.js";
+import type { ServiceRuntime } from "../runtime.js";
 import { generateToken, tokenDigest } from "../security/tokens.js";
 import { countPersonalProject } from "./owner-count.js";
 
@@ -137,6 +138,26 @@ export function projectPath(name: string, path: string | undefined): string {
   return chosen;
 }
 
+/**
+ * Makes the new project's repository: empty, or a copy of the source's for a fork. Without it
+ * the project cannot stand, so a failure removes the project again.
+ */
+async function createRepository(runtime: ServiceRuntime, project: Project, plan: NewProjectPlan) {
+  const store = runtime.repositories;
+  if (!store) return;
+  try {
+    if (plan.forkOf && (await store.exists(plan.forkOf.id))) await store.fork(plan.forkOf.id, project.id);
+    else await store.create(project.id);
+  } catch (error) {
+    const owner = await runtime.stores.transaction(async (tx) => {
+      await tx.projects.delete(project.id);
+      return countPersonalProject(tx, plan.namespace, -1);
+    });
+    if (owner !== null) runtime.userChanged(owner);
+    throw error;
+  }
+}
+
 /** Everything a new project needs besides its settings. */
 export interface NewProjectPlan {
   namespace: Namespace;
@@ -197,6 +218,7 @@ export async function insertProject(ctx: Context, plan: NewProjectPlan): Promise
       return project;
     });
     if (owner !== null) runtime.userChanged(owner);
+    await createRepository(runtime, created, plan);
     return created;
   } catch (error) {
     if (error instanceof UniqueViolation)

@@ -286,6 +286,20 @@ export class ProjectStore {
     return row && toProject(row);
   }
 
+  /**
+   * Makes `branch` the default branch of a project that has none yet; false when it already has
+   * one (set by a concurrent first push, say), which is then left as it is.
+   */
+  async claimDefaultBranch(id: number, branch: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable("projects")
+      .set({ default_branch: branch, updated_at: now() })
+      .where("id", "=", id)
+      .where("default_branch", "is", null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   /** Adds `delta` to the star count. */
   async addStars(id: number, delta: number): Promise<void> {
     await this.db

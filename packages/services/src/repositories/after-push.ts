@@ -1,0 +1,124 @@
+import {
+  branchOfRef,
+  defaultBranchProtection,
+  EventAction,
+  isZeroSha,
+  type Namespace,
+  type Project,
+  type PushCommit,
+  pushData,
+  type User,
+} from "@kiln/domain";
+import { pushCommits, setDefaultBranch } from "@kiln/git";
+import type { PushEvent } from "../domain-events.js";
+import { recordEvent } from "../events.js";
+import type { ServiceRuntime } from "../runtime.js";
+import { repositoryStore } from "./access.js";
+
+/** One ref a push (or an API commit, branch or tag) changed, as git applied it. */
+export interface RefMove {
+  /** The full ref name. */
+  ref: string;
+  /** All zeros for a created ref. */
+  before: string;
+  /** All zeros for a deleted ref. */
+  after: string;
+}
+
+/** Where the project lives, for the links of the push data. */
+interface Location {
+  project: Project;
+  namespace: Namespace;
+}
+
+function kindOf(move: RefMove): "create" | "update" | "delete" {
+  if (isZeroSha(move.before)) return "create";
+  if (isZeroSha(move.after)) return "delete";
+  return "update";
+}
+
+/** The branch an empty project's first push makes its default: `master` when pushed, else the first. */
+function firstDefaultBranch(moves: readonly RefMove[]): string | null {
+  const created = moves
+    .filter((move) => kindOf(move) === "create")
+    .map((move) => branchOfRef(move.ref))
+    .filter((branch): branch is string => branch !== null);
+  return created.includes("master") ? "master" : (created[0] ?? null);
+}
+
+/**
+ * The first branch of an empty project becomes its default branch (HEAD too) and is protected as
+ * the `default_branch_protection` setting says. Answers the project as it now is.
+ */
+async function adoptDefaultBranch(
+  runtime: ServiceRuntime,
+  project: Project,
+  moves: readonly RefMove[],
+): Promise<Project> {
+  if (project.default_branch !== null) return project;
+  const branch = firstDefaultBranch(moves);
+  if (branch === null) return project;
+  if (!(await runtime.stores.projects.claimDefaultBranch(project.id, branch))) {
+    return (await runtime.stores.projects.findById(project.id)) ?? project;
+  }
+  await setDefaultBranch(repositoryStore(runtime).path(project.id), branch);
+  const protection = defaultBranchProtection((await runtime.settings()).default_branch_protection);
+  if (protection) await runtime.stores.protectedBranches.protect(project.id, branch, protection);
+  return { ...project, default_branch: branch };
+}
+
+/**
+ * What follows every accepted change of refs, however it came (a `git push`, a file commit, a
+ * branch or tag made through the API): the first branch of an empty project becomes its default,
+ * each ref gets a "pushed to" event with GitLab's push data (one transaction), and a push domain
+ * event per ref goes to the runtime's listeners (webhooks, CI, merge requests). Answers the
+ * project as it now is.
+ */
+export async function afterPush(
+  runtime: ServiceRuntime,
+  where: Location,
+  pusher: User,
+  moves: readonly RefMove[],
+): Promise<Project> {
+  if (moves.length === 0) return where.project;
+  const gitDir = repositoryStore(runtime).path(where.project.id);
+  const webUrl = `${runtime.baseUrl}/${where.namespace.path}/${where.project.path}`;
+  const urlFor = (id: string) => `${webUrl}/commit/${id}`;
+  const listed = await Promise.all(
+    moves.map((move) =>
+      pushCommits(
+        gitDir,
+        { ref: move.ref, oldSha: move.before, newSha: move.after, kind: kindOf(move) },
+        { urlFor },
+      ),
+    ),
+  );
+  const project = await adoptDefaultBranch(runtime, where.project, moves);
+  const repository = {
+    name: project.name,
+    url: `${webUrl}.git`,
+    description: project.description,
+    homepage: webUrl,
+  };
+  const events: PushEvent[] = moves.map((move, index) => {
+    const { commits, total } = listed[index] as (typeof listed)[number];
+    return {
+      kind: "push",
+      projectId: project.id,
+      userId: pusher.id,
+      ref: move.ref,
+      before: move.before,
+      after: move.after,
+      commits: commits.map((commit): PushCommit => ({ ...commit, url: commit.url ?? urlFor(commit.id) })),
+      totalCommits: total,
+    };
+  });
+  await runtime.stores.transaction(async (tx) => {
+    for (const event of events) {
+      const data = pushData(event, { id: pusher.id, name: pusher.name }, repository);
+      await recordEvent(tx, { projectId: project.id, authorId: pusher.id, action: EventAction.PUSHED, data });
+    }
+  });
+  for (const event of events) runtime.events.emit(event);
+  return project;
+}
