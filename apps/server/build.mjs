@@ -2,9 +2,12 @@
 import { chmod } from "node:fs/promises";
 import { build } from "esbuild";
 
+// KILN_BUILD_OUT lets parallel work bundle to its own file (tests then read KILN_SERVER_ENTRY).
+const outfile = process.env.KILN_BUILD_OUT ?? "dist/main.js";
+
 await build({
   entryPoints: ["src/main.ts"],
-  outfile: "dist/main.js",
+  outfile,
   bundle: true,
   platform: "node",
   target: "node20",
@@ -18,4 +21,4 @@ await build({
   },
   logLevel: "warning",
 });
-await chmod("dist/main.js", 0o755);
+await chmod(outfile, 0o755);

@@ -13,8 +13,8 @@ import {
 } from "@kiln/testkit";
 import { afterAll, beforeAll, describe } from "vitest";
 
-/** The bundled server under test. */
-export const ENTRY = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+/** The bundled server under test (`KILN_SERVER_ENTRY` names another bundle, see build.mjs). */
+export const ENTRY = process.env["KILN_SERVER_ENTRY"] ?? fileURLToPath(new URL("../dist/main.js", import.meta.url));
 
 /** Starts the bundled server with the testkit. */
 export const start = (options: Omit<StartOptions, "entry"> = {}): Promise<KilnProcess> =>
