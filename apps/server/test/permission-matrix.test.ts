@@ -26,6 +26,7 @@ import { type Cell, mismatches, tally } from "./matrix/cells.js";
 import {
   GROUP_RULES,
   groupStatus,
+  isExternal,
   isMember,
   listStatus,
   listsGroup,
@@ -270,8 +271,12 @@ onEachDatabase("permission matrix", (ctx) => {
       success: 201,
       // The owner may fork their personal (or personal and shared) project, but the fork would
       // land in the same namespace under the same name: 409, as GitLab answers a fork it cannot save.
-      adjust: (expected, source, role) =>
-        expected === 201 && source !== "group" && role === "owner" ? 409 : expected,
+      // External users have no room for a fork in their namespace (projects_limit 0): 403.
+      adjust: (expected, source, role) => {
+        if (expected !== 201) return expected;
+        if (isExternal(role)) return 403;
+        return source !== "group" && role === "owner" ? 409 : expected;
+      },
       request: (p) => ({ method: "POST", path: `/projects/fork/${p.id}` }),
     },
     {
@@ -560,11 +565,12 @@ onEachDatabase("permission matrix", (ctx) => {
   }
 
   it("POST /projects", async () => {
-    // Anyone signed in may create a project in their own namespace, within their projects_limit.
+    // Anyone signed in may create a project in their own namespace, within their projects_limit
+    // (always 0 for external users).
     await check(
       callerCells(
         "POST /projects",
-        (role) => (signedIn(role) ? 201 : 401),
+        (role) => (!signedIn(role) ? 401 : isExternal(role) ? 403 : 201),
         () => ({ method: "POST", path: "/projects", json: { name: freshName("c") } }),
         [{ who: "user with projects_limit 0", token: cast.newbie.token, expected: 403 }],
       ),
@@ -832,11 +838,11 @@ onEachDatabase("permission matrix", (ctx) => {
   });
 
   it("POST /groups", async () => {
-    // Anyone signed in who may create groups (can_create_group) may.
+    // Anyone signed in who may create groups (can_create_group, never for external users) may.
     await check(
       callerCells(
         "POST /groups",
-        (role) => (signedIn(role) ? 201 : 401),
+        (role) => (!signedIn(role) ? 401 : isExternal(role) ? 403 : 201),
         () => {
           const path = freshName("c");
           return { method: "POST", path: "/groups", json: { name: path, path } };

@@ -14,7 +14,8 @@ import {
 import { afterAll, beforeAll, describe } from "vitest";
 
 /** The bundled server under test (`KILN_SERVER_ENTRY` names another bundle, see build.mjs). */
-export const ENTRY = process.env["KILN_SERVER_ENTRY"] ?? fileURLToPath(new URL("../dist/main.js", import.meta.url));
+export const ENTRY =
+  process.env["KILN_SERVER_ENTRY"] ?? fileURLToPath(new URL("../dist/main.js", import.meta.url));
 
 /** Starts the bundled server with the testkit. */
 export const start = (options: Omit<StartOptions, "entry"> = {}): Promise<KilnProcess> =>

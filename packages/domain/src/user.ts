@@ -60,3 +60,15 @@ export interface PersonalAccessToken {
   created_at: string;
   expires_at: string | null;
 }
+
+/** The creation rights of an account: how many personal projects, and whether groups. */
+export type CreationRights = Pick<User, "can_create_group" | "projects_limit">;
+
+/**
+ * The creation rights an account keeps, given whether it is external: as in GitLab 8.x, an
+ * external user creates neither projects nor groups, whatever an administrator asked for, and
+ * keeps that until no longer external (the limits then stay as they were set).
+ */
+export function creationRights(external: boolean, asked: CreationRights): CreationRights {
+  return external ? { can_create_group: false, projects_limit: 0 } : asked;
+}

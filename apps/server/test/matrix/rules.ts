@@ -67,8 +67,11 @@ export const signedIn = (role: Role): boolean => role !== "blocked" && role !== 
 /** Whether the role is a member (of any level) of the fixture projects and groups. */
 export const isMember = (role: Role): boolean => LEVEL[role] >= GUEST;
 
-/** External users: they see internal projects and groups only as members. */
-const isExternal = (role: Role): boolean => role === "external" || role === "extguest";
+/**
+ * External users: they see internal projects and groups only as members, and create neither
+ * projects nor groups (GitLab 8.x sets their projects_limit to 0 and can_create_group to false).
+ */
+export const isExternal = (role: Role): boolean => role === "external" || role === "extguest";
 
 /**
  * Whether a project or group of this visibility is open to the role without a membership: public

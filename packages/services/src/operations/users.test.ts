@@ -20,6 +20,27 @@ forEachDialect((h) => {
       });
     });
 
+    it("gives external users no project or group creation, on create and on every later change", async () => {
+      const input = { email: "ext@example.com", name: "Ext", password: "password123" };
+      const ext = await h().system.users.create({
+        ...input,
+        username: "ext",
+        external: true,
+        projects_limit: 10,
+        can_create_group: true,
+      });
+      expect(ext).toMatchObject({ external: true, projects_limit: 0, can_create_group: false });
+      const raised = await h().system.users.update({ id: ext.id, projects_limit: 5, can_create_group: true });
+      expect(raised).toMatchObject({ projects_limit: 0, can_create_group: false });
+      const released = await h().system.users.update({ id: ext.id, external: false, projects_limit: 5 });
+      expect(released).toMatchObject({ external: false, projects_limit: 5, can_create_group: false });
+      const regular = await h().user("regular");
+      expect(await h().system.users.update({ id: regular.id, external: true })).toMatchObject({
+        projects_limit: 0,
+        can_create_group: false,
+      });
+    });
+
     it("refuses taken usernames and emails in any case, with the GitLab messages", async () => {
       await h().user("bob");
       const again = { name: "B", password: "password123" };

@@ -1,4 +1,12 @@
-import { badRequest, conflict, mapPage, notFound, pageRequest, type User } from "@kiln/domain";
+import {
+  badRequest,
+  conflict,
+  creationRights,
+  mapPage,
+  notFound,
+  pageRequest,
+  type User,
+} from "@kiln/domain";
 import { CreateUserInput, ListUsersInput, NoInput, UpdateUserInput, UserIdInput } from "@kiln/schemas";
 import type { Stores, UserPatch } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
@@ -100,8 +108,10 @@ export const users = {
         name: input.name,
         state: "active",
         is_admin: input.admin ?? false,
-        can_create_group: input.can_create_group ?? true,
-        projects_limit: input.projects_limit ?? settings.default_projects_limit,
+        ...creationRights(input.external ?? false, {
+          can_create_group: input.can_create_group ?? true,
+          projects_limit: input.projects_limit ?? settings.default_projects_limit,
+        }),
         external: input.external ?? false,
         bio: input.bio ?? null,
         location: input.location ?? null,
@@ -135,6 +145,7 @@ export const users = {
     const updated = await runtime.stores.transaction(async (tx) => {
       const current = await loadUser(tx, id);
       await ensureAvailable(tx, fields, current);
+      if (patch.external ?? current.external) Object.assign(patch, creationRights(true, current));
       const user = await tx.users.update(id, patch);
       if (!user) throw notFound("User");
       if (user.username !== current.username || user.name !== current.name) {
