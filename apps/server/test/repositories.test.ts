@@ -56,4 +56,18 @@ onEachDatabase("project repositories on disk", (ctx) => {
     await ctx().api({ method: "DELETE", path: `/projects/${fork.body.id}`, token: bob.token });
     expect(existsSync(forkPath)).toBe(false);
   });
+
+  it("removes the repositories of a deleted user's personal projects", async () => {
+    const carol = await createUser(ctx().server, ctx().root, "repo-carol");
+    const project = await create(carol, "soon-gone");
+    const path = repositoryPath(ctx().server, project.id);
+    expect(existsSync(path)).toBe(true);
+    const removed = await ctx().api({
+      method: "DELETE",
+      path: `/users/${carol.id}`,
+      token: ctx().root.token,
+    });
+    expect(removed.status).toBe(200);
+    expect(existsSync(path)).toBe(false);
+  });
 });

@@ -12,6 +12,7 @@ import type { Stores, UserPatch } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
 import { mutation, query } from "../operation.js";
 import { generateToken, tokenDigest } from "../security/tokens.js";
+import { removeProjectFiles } from "../storage-files.js";
 
 /** A user as the caller may see them: administrators see every field, others the public ones. */
 export interface UserView {
@@ -157,12 +158,18 @@ export const users = {
     return updated;
   }),
 
-  /** Deletes an account and everything it owns; returns what was deleted. */
+  /**
+   * Deletes an account and everything it owns, the files of its personal projects (uploads and
+   * repositories) included; returns what was deleted.
+   */
   remove: mutation("admin", UserIdInput, async (ctx, input) => {
     const { runtime } = ctx;
     const user = await loadUser(runtime.stores, input.id);
+    const namespace = await runtime.stores.namespaces.findForUser(user.id);
+    const projectIds = namespace ? await runtime.stores.projects.idsInNamespace(namespace.id) : [];
     await runtime.stores.users.delete(user.id);
     runtime.userChanged(user.id);
+    for (const projectId of projectIds) await removeProjectFiles(runtime, projectId);
     return user;
   }),
 
