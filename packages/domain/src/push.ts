@@ -26,12 +26,12 @@ export interface PushData {
   user_id: number;
   user_name: string;
   repository: { name: string; url: string; description: string | null; homepage: string };
-  /** Newest first, at most {@link PUSH_DATA_COMMIT_LIMIT}. */
+  /** The latest {@link PUSH_DATA_COMMIT_LIMIT} at most, oldest first (as GitLab 8.x). */
   commits: PushCommit[];
   total_commits_count: number;
 }
 
-/** One accepted ref update of a push, with the commits it brought (newest first, possibly capped). */
+/** One accepted ref update of a push, with the commits it brought (oldest first; the latest ones when capped). */
 export interface PushedRef {
   ref: string;
   before: string;
@@ -56,7 +56,7 @@ export function pushData(
     user_id: pusher.id,
     user_name: pusher.name,
     repository,
-    commits: pushed.commits.slice(0, PUSH_DATA_COMMIT_LIMIT),
+    commits: pushed.commits.slice(-PUSH_DATA_COMMIT_LIMIT),
     total_commits_count: pushed.totalCommits,
   };
 }

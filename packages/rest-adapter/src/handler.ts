@@ -5,6 +5,7 @@ import type { Actor, ServiceRuntime } from "@kiln/services";
 import { authenticate } from "./auth.js";
 import { errorReply } from "./errors.js";
 import { paginationHeaders } from "./pagination.js";
+import { sendRaw } from "./raw-body.js";
 import { discardUnread, readBodyParams } from "./request/body.js";
 import { decodeParams } from "./request/decode.js";
 import { readBodyWithFile, receivedFiles, removeReceivedFiles } from "./request/files.js";
@@ -78,7 +79,8 @@ export function createRestHandler(options: RestOptions): RestHandler {
     const headers: Record<string, string | number> = reply.page
       ? paginationHeaders(reply.page, baseUrl, pathname, queryPairs)
       : {};
-    send(res, reply.status, reply.body, headers);
+    if (reply.raw) await sendRaw(res, reply.status, reply.raw);
+    else send(res, reply.status, reply.body, headers);
     return { status: reply.status, userId: actor?.user.id ?? null };
   };
 }

@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import type { Page } from "@kiln/domain";
 import { type Actor, type Context, invoke, type Operation, type ServiceRuntime } from "@kiln/services";
 import { z } from "zod";
@@ -18,6 +19,24 @@ export interface Reply {
   body: unknown;
   /** Present on paginated lists. */
   page?: Page<unknown>;
+  /** Present instead of a JSON body on routes that answer bytes (see {@link rawRoute}). */
+  raw?: RawBody;
+}
+
+/**
+ * A body that is not JSON: bytes already in memory (a blob), or a stream written as it comes, at
+ * the pace the client reads (an archive).
+ */
+export interface RawBody {
+  /** `Content-Type`, `Content-Disposition` and the like; `Content-Length` is set for bytes. */
+  headers: Record<string, string | number>;
+  content: Buffer | Readable;
+  /**
+   * For a stream: settles when its producer is done. A rejection means the bytes are incomplete,
+   * and the response is then cut off rather than ended, so that the client cannot take a
+   * truncated file for a whole one.
+   */
+  finished?: Promise<void>;
 }
 
 /**
@@ -118,5 +137,23 @@ export function listRoute<S extends z.ZodObject, T>(spec: ListRouteSpec<S, T>): 
     status: 200,
     body: page.items.map((item) => spec.present(item, present)),
     page,
+  }));
+}
+
+type RawRouteSpec<S extends z.ZodObject, R> = Omit<RouteSpec<S, R>, "present"> & {
+  /** Turns the result into the bytes to send and their headers. */
+  present: (result: R, context: PresentContext) => RawBody;
+};
+
+/**
+ * Declares a route that answers bytes instead of JSON (raw blobs, archives). Failures before the
+ * result exists still answer v3 JSON errors.
+ */
+export function rawRoute<S extends z.ZodObject, R>(spec: RawRouteSpec<S, R>): Route {
+  const status = spec.status ?? 200;
+  return row(spec as RouteSpec<S, R>, (result, present) => ({
+    status,
+    body: undefined,
+    raw: spec.present(result, present),
   }));
 }

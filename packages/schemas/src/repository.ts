@@ -33,7 +33,8 @@ export const ListCommitsInput = z.object({
   until: z.string().optional(),
   path: GitName.optional(),
   page: z.number().int().min(0).default(0),
-  per_page: z.number().int().min(1).max(100).default(20),
+  // GitLab answers any size; the operation caps it at 100.
+  per_page: z.number().int().min(1).default(20),
 });
 export type ListCommitsInput = z.infer<typeof ListCommitsInput>;
 
@@ -99,6 +100,10 @@ export type WriteFileInput = z.infer<typeof WriteFileInput>;
 export const DeleteFileInput = z.object(FileCommit);
 export type DeleteFileInput = z.infer<typeof DeleteFileInput>;
 
+/** `GET /projects/:id/repository/tags`. */
+export const ListTagsInput = z.object({ id: ProjectRef });
+export type ListTagsInput = z.infer<typeof ListTagsInput>;
+
 /** Routes that name one tag. */
 export const TagRefInput = z.object({ id: ProjectRef, tag_name: GitName });
 export type TagRefInput = z.infer<typeof TagRefInput>;
@@ -141,7 +146,8 @@ export type BranchJson = z.infer<typeof BranchJson>;
 export const TagJson = z.object({
   name: z.string(),
   message: z.string().nullable(),
-  commit: RawCommitJson,
+  /** Null for a tag of a tree or a blob. */
+  commit: RawCommitJson.nullable(),
   release: z.object({ tag_name: z.string(), description: z.string() }).nullable(),
 });
 export type TagJson = z.infer<typeof TagJson>;
@@ -216,3 +222,7 @@ export const FileJson = z.object({
   last_commit_id: z.string(),
 });
 export type FileJson = z.infer<typeof FileJson>;
+
+/** What `POST`, `PUT` and `DELETE /projects/:id/repository/files` answer. */
+export const FileCommitJson = z.object({ file_path: z.string(), branch_name: z.string() });
+export type FileCommitJson = z.infer<typeof FileCommitJson>;

@@ -12,7 +12,7 @@ export interface PushEvent {
   before: string;
   /** The new value; all zeros for a deleted ref. */
   after: string;
-  /** The new commits, newest first, at most 20 (`totalCommits` counts them all). */
+  /** The latest new commits, at most 20, oldest first as in GitLab's push data (`totalCommits` counts them all). */
   commits: PushCommit[];
   totalCommits: number;
 }

@@ -16,6 +16,7 @@
 
 /** A member of a project or group with their user, as the member operations answer. */
 export type { Member } from "@kiln/storage-kysely";
+export type { BasicCredentials } from "./auth/basic-credentials.js";
 export { applySudo, identifyToken } from "./auth/identify.js";
 export type { AuthMethod } from "./auth/identity-cache.js";
 export { ensureRootUser, type RootBootstrap } from "./bootstrap.js";
@@ -29,6 +30,14 @@ export {
 export type { GroupDetail } from "./groups/detail.js";
 export { type Access, invoke, type Operation, type SignedInContext } from "./operation.js";
 export { auth } from "./operations/auth.js";
+export { BranchMessage, type BranchView, repositoryBranches } from "./operations/branches.js";
+export {
+  type RepositoryCommit,
+  type RepositoryCommitDetail,
+  type RepositoryDiff,
+  repositoryCommits,
+} from "./operations/commits.js";
+export { type FileCommit, type RepositoryFile, repositoryFiles } from "./operations/files.js";
 export { groupMembers } from "./operations/group-members.js";
 export { groups } from "./operations/groups.js";
 export { projectHooks } from "./operations/hooks.js";
@@ -36,13 +45,31 @@ export { namespaces } from "./operations/namespaces.js";
 export { projectLinks } from "./operations/project-links.js";
 export { projectMembers } from "./operations/project-members.js";
 export { projects } from "./operations/projects.js";
+export {
+  type RepositoryArchive,
+  type RepositoryBlob,
+  type RepositoryComparison,
+  type RepositoryTreeEntry,
+  repository,
+} from "./operations/repository.js";
 export { session } from "./operations/session.js";
 export { settings } from "./operations/settings.js";
 export { sshKeys } from "./operations/ssh-keys.js";
+export { repositoryTags, TagMessage, type TagView } from "./operations/tags.js";
 export { tokens } from "./operations/tokens.js";
 export { attachmentLimitBytes, type LocatedUpload, uploads } from "./operations/uploads.js";
 export { type UserView, users } from "./operations/users.js";
 export type { ProjectView } from "./projects/views.js";
+export {
+  decideGitAccess,
+  type GitAction,
+  type GitDecision,
+  type GitDenial,
+  GitDenialMessage,
+  type GitGrant,
+  type GitRequest,
+} from "./repositories/git-access.js";
+export { gitPushAuthorizer, recordGitPush } from "./repositories/git-push.js";
 export { type AppRouter, appRouter, type Caller, createCaller } from "./router.js";
 export { type RuntimeOptions, ServiceRuntime } from "./runtime.js";
 export type { PasswordHasher } from "./security/passwords.js";

@@ -1,4 +1,7 @@
 import { auth } from "./operations/auth.js";
+import { repositoryBranches } from "./operations/branches.js";
+import { repositoryCommits } from "./operations/commits.js";
+import { repositoryFiles } from "./operations/files.js";
 import { groupMembers } from "./operations/group-members.js";
 import { groups } from "./operations/groups.js";
 import { projectHooks } from "./operations/hooks.js";
@@ -6,9 +9,11 @@ import { namespaces } from "./operations/namespaces.js";
 import { projectLinks } from "./operations/project-links.js";
 import { projectMembers } from "./operations/project-members.js";
 import { projects } from "./operations/projects.js";
+import { repository } from "./operations/repository.js";
 import { session } from "./operations/session.js";
 import { settings } from "./operations/settings.js";
 import { sshKeys } from "./operations/ssh-keys.js";
+import { repositoryTags } from "./operations/tags.js";
 import { tokens } from "./operations/tokens.js";
 import { uploads } from "./operations/uploads.js";
 import { users } from "./operations/users.js";
@@ -24,6 +29,11 @@ export const appRouter = router({
   projectHooks: router(proceduresOf(projectHooks)),
   projectLinks: router(proceduresOf(projectLinks)),
   projectMembers: router(proceduresOf(projectMembers)),
+  repositoryBranches: router(proceduresOf(repositoryBranches)),
+  repositoryTags: router(proceduresOf(repositoryTags)),
+  repository: router(proceduresOf(repository)),
+  repositoryCommits: router(proceduresOf(repositoryCommits)),
+  repositoryFiles: router(proceduresOf(repositoryFiles)),
   session: router(proceduresOf(session)),
   settings: router(proceduresOf(settings)),
   sshKeys: router(proceduresOf(sshKeys)),

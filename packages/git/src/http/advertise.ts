@@ -1,4 +1,5 @@
 import { DEFAULT_GIT_TIMEOUT_MS } from "../exec.js";
+import { capabilityCache } from "./capabilities.js";
 import { checkGitDir, configArgs } from "./git-args.js";
 import { PKT_FLUSH, pktLine } from "./pkt-line.js";
 import {
@@ -21,6 +22,12 @@ export interface AdvertiseRefsOptions {
   signal?: AbortSignal;
   /** Server-chosen git settings for this service (`uploadpack.allowFilter: "true"`…). */
   gitConfig?: Readonly<Record<string, string>>;
+  /**
+   * Serve a protocol v2 advertisement (capabilities only, no refs) from memory when git gave the
+   * same one for the same settings and repository configuration within the last minute, instead
+   * of starting git (see {@link CapabilityCache}). Protocol v0 and receive-pack always run git.
+   */
+  cacheCapabilities?: boolean;
 }
 
 /**
@@ -41,20 +48,29 @@ export async function advertiseRefs(
   const protocol = sanitizeGitProtocol(options.gitProtocol);
   const v2 = command === "upload-pack" && wantsProtocolV2(protocol);
   const strict = command === "upload-pack" ? ["--strict"] : [];
-  return streamGit({
-    args: [
-      ...configArgs(options.gitConfig),
-      command,
-      "--stateless-rpc",
-      "--advertise-refs",
-      ...strict,
-      gitDir,
-    ],
+  const settings = configArgs(options.gitConfig);
+  const headers = { ...NO_CACHE_HEADERS, "Content-Type": advertisementContentType(service) };
+  const key =
+    v2 && options.cacheCapabilities
+      ? await capabilityCache.key(gitDir, [...settings, protocol ?? ""])
+      : undefined;
+  const cached = key === undefined ? undefined : capabilityCache.get(key);
+  if (cached) {
+    res.writeHead(200, { ...headers, "Content-Length": cached.length });
+    res.end(cached);
+    return { ok: true, exitCode: 0, stderr: "" };
+  }
+  const output: Buffer[] = [];
+  const result = await streamGit({
+    args: [...settings, command, "--stateless-rpc", "--advertise-refs", ...strict, gitDir],
     env: { GIT_PROTOCOL: protocol },
     timeoutMs: options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
     signal: options.signal,
     res,
-    headers: { ...NO_CACHE_HEADERS, "Content-Type": advertisementContentType(service) },
+    headers,
     prefix: v2 ? undefined : Buffer.concat([pktLine(`# service=${service}\n`), Buffer.from(PKT_FLUSH)]),
+    onOutput: key === undefined ? undefined : (chunk) => output.push(chunk),
   });
+  if (key !== undefined && result.ok) capabilityCache.set(key, Buffer.concat(output));
+  return result;
 }

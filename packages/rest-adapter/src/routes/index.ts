@@ -1,9 +1,14 @@
 import type { Route } from "../route.js";
+import { branchRoutes } from "./branches.js";
+import { commitRoutes } from "./commits.js";
+import { fileRoutes } from "./files.js";
 import { groupRoutes, namespaceRoutes } from "./groups.js";
 import { hookRoutes } from "./hooks.js";
 import { projectRoutes } from "./projects.js";
+import { repositoryRoutes } from "./repository.js";
 import { sessionRoutes } from "./session.js";
 import { settingsRoutes } from "./settings.js";
+import { tagRoutes } from "./tags.js";
 import { uploadRoutes } from "./uploads.js";
 import { userRoutes } from "./users.js";
 
@@ -13,6 +18,11 @@ export const v3Routes: readonly Route[] = [
   ...userRoutes,
   ...projectRoutes,
   ...hookRoutes,
+  ...commitRoutes,
+  ...repositoryRoutes,
+  ...branchRoutes,
+  ...tagRoutes,
+  ...fileRoutes,
   ...uploadRoutes,
   ...settingsRoutes,
   ...groupRoutes,

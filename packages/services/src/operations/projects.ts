@@ -25,6 +25,7 @@ import {
 import { listProjects } from "../projects/lists.js";
 import { countPersonalProject } from "../projects/owner-count.js";
 import { projectView } from "../projects/views.js";
+import { acceptedDefaultBranch, moveHead } from "../repositories/default-branch.js";
 import { removeProjectFiles } from "../storage-files.js";
 
 const viewer = (ctx: SignedInContext) => ({ userId: ctx.actor.user.id, external: ctx.actor.user.external });
@@ -127,15 +128,17 @@ export const projects = {
       checkVisibilityWithinNamespace(namespace, visibility);
     }
     await checkNameAndPathFree(ctx.runtime.stores, namespace.id, name, path, project.id);
+    const defaultBranch = await acceptedDefaultBranch(ctx.runtime, project, default_branch);
     const updated = await ctx.runtime.stores.projects.update(project.id, {
       name,
       path,
       description,
-      default_branch,
+      default_branch: defaultBranch,
       visibility_level: visibility,
       ...featureFlags(settings),
     });
     if (!updated) throw notFound("Project");
+    if (defaultBranch !== undefined) await moveHead(ctx.runtime, updated, defaultBranch);
     return projectView(ctx, updated);
   }),
 

@@ -23,9 +23,10 @@ export const session = {
 
 /**
  * The active user whose username or email is `login` and whose password matches. Unknown users
- * still pay for one hash, so timing does not tell which usernames exist.
+ * still pay for one hash, so timing does not tell which usernames exist. Also used by git over
+ * HTTP's Basic authentication.
  */
-async function verifyPassword(ctx: Context, login: string, password: string): Promise<User> {
+export async function verifyPassword(ctx: Context, login: string, password: string): Promise<User> {
   const { stores, passwords } = ctx.runtime;
   const user = (await stores.users.findByUsername(login)) ?? (await stores.users.findByEmail(login));
   const hash = user ? await stores.users.passwordHash(user.id) : undefined;

@@ -117,7 +117,9 @@ forEachDialect((h) => {
           .map((path) => path.split(sep)[1])
           .sort(),
       ).toEqual(["b.txt", "evil.png", "file", "secret.key"]);
-      expect(filesUnder(dataDir).every((path) => path.startsWith(`uploads${sep}`))).toBe(true);
+      // Nothing but the project's uploads and its repository was written under the data dir.
+      const written = filesUnder(dataDir).filter((path) => !path.startsWith(`repositories${sep}`));
+      expect(written.every((path) => path.startsWith(`uploads${sep}`))).toBe(true);
     });
 
     it("refuses a file over max_attachment_size with 413, keeping nothing", async () => {

@@ -9,7 +9,7 @@ import {
   pushData,
   type User,
 } from "@kiln/domain";
-import { pushCommits, setDefaultBranch } from "@kiln/git";
+import { pushCommits, runGit, setDefaultBranch } from "@kiln/git";
 import type { PushEvent } from "../domain-events.js";
 import { recordEvent } from "../events.js";
 import type { ServiceRuntime } from "../runtime.js";
@@ -44,6 +44,44 @@ function firstDefaultBranch(moves: readonly RefMove[]): string | null {
     .map((move) => branchOfRef(move.ref))
     .filter((branch): branch is string => branch !== null);
   return created.includes("master") ? "master" : (created[0] ?? null);
+}
+
+/**
+ * For each created ref of a push, the revisions whose history it does not bring: what the
+ * repository held before the push (the branches the push left alone, the old values of the refs
+ * it moved), and, for the other refs of an empty project's first push, the branch that push makes
+ * the default (GitLab 8.x lists the default branch's whole history, and for another new branch
+ * what the default branch lacks). Taken after the refs moved, a plain "every other branch" would
+ * also exclude the refs created by the same push, and list nothing for them. Undefined (every
+ * other branch, git's own listing) when the push moved that one ref only: no process to start.
+ */
+async function historyBefore(
+  gitDir: string,
+  project: Project,
+  moves: readonly RefMove[],
+): Promise<(move: RefMove) => string[] | undefined> {
+  // Only a created ref's listing reads these (an update lists old..new, a delete nothing).
+  if (moves.length === 1 || !moves.some((move) => kindOf(move) === "create")) return () => undefined;
+  const moved = new Set(moves.map((move) => move.ref));
+  const { stdout } = await runGit(["for-each-ref", "--format=%(refname)", "refs/heads/"], { gitDir });
+  const untouched = stdout
+    .toString("utf8")
+    .split("\n")
+    .filter((ref) => ref !== "" && !moved.has(ref));
+  const before = [
+    ...untouched,
+    ...moves.filter((move) => !isZeroSha(move.before)).map((move) => move.before),
+  ];
+  const adopted = project.default_branch === null ? firstDefaultBranch(moves) : null;
+  const first = moves.find((move) => adopted !== null && move.ref === `refs/heads/${adopted}`);
+  return (move) => (first && move !== first ? [...before, first.after] : before);
+}
+
+function withExclude<T extends object>(
+  options: T,
+  exclude: string[] | undefined,
+): T & { exclude?: string[] } {
+  return exclude === undefined ? options : { ...options, exclude };
 }
 
 /**
@@ -84,12 +122,13 @@ export async function afterPush(
   const gitDir = repositoryStore(runtime).path(where.project.id);
   const webUrl = `${runtime.baseUrl}/${where.namespace.path}/${where.project.path}`;
   const urlFor = (id: string) => `${webUrl}/commit/${id}`;
+  const exclude = await historyBefore(gitDir, where.project, moves);
   const listed = await Promise.all(
     moves.map((move) =>
       pushCommits(
         gitDir,
         { ref: move.ref, oldSha: move.before, newSha: move.after, kind: kindOf(move) },
-        { urlFor },
+        withExclude({ urlFor }, exclude(move)),
       ),
     ),
   );
@@ -109,7 +148,10 @@ export async function afterPush(
       ref: move.ref,
       before: move.before,
       after: move.after,
-      commits: commits.map((commit): PushCommit => ({ ...commit, url: commit.url ?? urlFor(commit.id) })),
+      // git lists the latest commits newest first; push data has them oldest first.
+      commits: commits
+        .map((commit): PushCommit => ({ ...commit, url: commit.url ?? urlFor(commit.id) }))
+        .reverse(),
       totalCommits: total,
     };
   });

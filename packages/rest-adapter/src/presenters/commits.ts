@@ -1,0 +1,96 @@
+import type { CommitDetailJson, CommitJson, CompareJson, DiffJson, TreeObjectJson } from "@kiln/schemas";
+import type {
+  RepositoryCommit,
+  RepositoryCommitDetail,
+  RepositoryComparison,
+  RepositoryDiff,
+  RepositoryTreeEntry,
+} from "@kiln/services";
+
+/** GitLab 8.x's stand-in title for a commit whose message is blank. */
+const NO_MESSAGE = "--no commit message";
+
+/**
+ * A commit's title as GitLab 8.x shows it: the first line of its message, or, when that line is
+ * over 100 characters, its first 80 and an ellipsis, so lists stay readable.
+ */
+export function commitTitle(message: string): string {
+  if (message.trim() === "") return NO_MESSAGE;
+  const first = message.split("\n", 1)[0] ?? "";
+  const characters = Array.from(first);
+  return characters.length > 100 ? `${characters.slice(0, 80).join("")}…` : first;
+}
+
+/**
+ * GitLab's RepoCommit: `short_id` is 11 characters (GitLab's `id[0..10]`) and `created_at` the
+ * commit date, both as GitLab 8.x answers them, so clients that match on them keep working.
+ */
+export function presentCommit(commit: RepositoryCommit): CommitJson {
+  return {
+    id: commit.id,
+    short_id: commit.id.slice(0, 11),
+    title: commitTitle(commit.message),
+    author_name: commit.author_name,
+    author_email: commit.author_email,
+    created_at: commit.committed_date,
+    committer_name: commit.committer_name,
+    committer_email: commit.committer_email,
+    message: commit.message,
+  };
+}
+
+/** GitLab's RepoCommitDetail. `status` is the commit's pipeline status: none until Kiln runs CI. */
+export function presentCommitDetail(commit: RepositoryCommitDetail): CommitDetailJson {
+  return {
+    ...presentCommit(commit),
+    parent_ids: commit.parent_ids,
+    committed_date: commit.committed_date,
+    authored_date: commit.authored_date,
+    stats: commit.stats,
+    status: null,
+  };
+}
+
+/** GitLab's RepoDiff, fields in the order its Compare entity exposes them. */
+export function presentDiff(diff: RepositoryDiff): DiffJson {
+  return {
+    old_path: diff.old_path,
+    new_path: diff.new_path,
+    a_mode: diff.a_mode,
+    b_mode: diff.b_mode,
+    diff: diff.diff,
+    new_file: diff.new_file,
+    renamed_file: diff.renamed_file,
+    deleted_file: diff.deleted_file,
+  };
+}
+
+/** One file of a commit's diff, in the order GitLab 8.x's commit diff answers the fields. */
+export function presentCommitDiff(diff: RepositoryDiff): DiffJson {
+  return {
+    diff: diff.diff,
+    new_path: diff.new_path,
+    old_path: diff.old_path,
+    a_mode: diff.a_mode,
+    b_mode: diff.b_mode,
+    new_file: diff.new_file,
+    renamed_file: diff.renamed_file,
+    deleted_file: diff.deleted_file,
+  };
+}
+
+/** GitLab's Compare; `compare_timeout` says a diff limit cut `diffs`. */
+export function presentCompare(comparison: RepositoryComparison): CompareJson {
+  return {
+    commit: comparison.commit ? presentCommit(comparison.commit) : null,
+    commits: comparison.commits.map(presentCommit),
+    diffs: comparison.diffs.map(presentDiff),
+    compare_timeout: comparison.overflow,
+    compare_same_ref: comparison.same,
+  };
+}
+
+/** GitLab's RepoTreeObject. */
+export function presentTreeObject(entry: RepositoryTreeEntry): TreeObjectJson {
+  return { id: entry.id, name: entry.name, type: entry.type, path: entry.path, mode: entry.mode };
+}

@@ -1,0 +1,26 @@
+import { repositoryTags } from "@kiln/services";
+import { presentTag } from "../presenters/refs.js";
+import { type Route, route } from "../route.js";
+
+const TAGS = "/projects/:id/repository/tags";
+
+/**
+ * `/projects/:id/repository/tags`, as GitLab 8.x: a tag with slashes is one URL-encoded segment;
+ * the list is sorted by name descending and not paginated; creating answers 201.
+ */
+export const tagRoutes: Route[] = [
+  route({
+    method: "GET",
+    path: TAGS,
+    operation: repositoryTags.list,
+    present: (tags) => tags.map(presentTag),
+  }),
+  route({ method: "GET", path: `${TAGS}/:tag_name`, operation: repositoryTags.get, present: presentTag }),
+  route({ method: "POST", path: TAGS, operation: repositoryTags.create, present: presentTag }),
+  route({
+    method: "DELETE",
+    path: `${TAGS}/:tag_name`,
+    operation: repositoryTags.remove,
+    present: (removed) => removed,
+  }),
+];

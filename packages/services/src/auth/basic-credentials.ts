@@ -1,0 +1,38 @@
+import { DomainError } from "@kiln/domain";
+import { verifyPassword } from "../operations/session.js";
+import type { ServiceRuntime } from "../runtime.js";
+import { type Identity, identifyToken } from "./identify.js";
+
+/** A username and password as an HTTP Basic header carries them. */
+export interface BasicCredentials {
+  username: string;
+  password: string;
+}
+
+/**
+ * Who HTTP Basic credentials (git over HTTP) name, or null when they name nobody who may act.
+ *
+ * The password may be a private token or a personal access token, with any username, as GitLab
+ * 8.x let git clients authenticate: the token alone decides, so a token is tried first (a digest
+ * lookup, where a password costs an argon2 hash). Otherwise the username (or email) and password
+ * must match an active user, and only while the `signin_enabled` setting allows password
+ * sign-in: an administrator who turned passwords off for `POST /session` does not want them to
+ * keep working for git. Blocked users are refused either way.
+ */
+export async function identifyCredentials(
+  runtime: ServiceRuntime,
+  credentials: BasicCredentials,
+): Promise<Identity | null> {
+  const { username, password } = credentials;
+  if (password === "") return null;
+  const byToken = await identifyToken(runtime, password);
+  if (byToken) return byToken;
+  if (username === "" || !(await runtime.settings()).signin_enabled) return null;
+  try {
+    const user = await verifyPassword({ runtime, actor: null, system: false }, username, password);
+    return { user, method: "password" };
+  } catch (error) {
+    if (DomainError.is(error) && error.kind === "unauthenticated") return null;
+    throw error;
+  }
+}

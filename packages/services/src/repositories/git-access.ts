@@ -1,0 +1,103 @@
+import { PushRefusal, pathProblem } from "@kiln/domain";
+import { type BasicCredentials, identifyCredentials } from "../auth/basic-credentials.js";
+import type { Identity } from "../auth/identify.js";
+import type { Context } from "../context.js";
+import { accessTo } from "../projects/access.js";
+import type { ServiceRuntime } from "../runtime.js";
+import { type RepositoryAccess, repositoryOf } from "./access.js";
+
+/** What a git client asks of a repository: to read it (clone, fetch) or to push to it. */
+export type GitAction = "pull" | "push";
+
+/** One git request over HTTP, as the transport read it. */
+export interface GitRequest {
+  /** The namespace path and the project path of the URL (without `.git`), decoded. */
+  namespace: string;
+  project: string;
+  action: GitAction;
+  /** The HTTP Basic credentials, or null when the client sent none. */
+  credentials: BasicCredentials | null;
+}
+
+/**
+ * Why a git request is refused. `credentials_required`: anonymous, and only a signed-in user may
+ * get further (the transport asks git to prompt). `bad_credentials`: the credentials name nobody.
+ * `not_found`: no such project, or one the user may not see. `forbidden`: the user sees the
+ * project but may not do this to its repository.
+ */
+export type GitDenial = "credentials_required" | "bad_credentials" | "not_found" | "forbidden";
+
+/** A request let through: who asks (null for anonymous), the project and its repository. */
+export interface GitGrant {
+  identity: Identity | null;
+  access: RepositoryAccess;
+}
+
+/** The answer to a {@link GitRequest}. */
+export type GitDecision =
+  | { granted: true; grant: GitGrant }
+  | { granted: false; denial: GitDenial; message: string };
+
+/** The messages a git client shows after `remote:` when a request is refused. */
+export const GitDenialMessage = {
+  CREDENTIALS: "HTTP Basic: Access denied",
+  NOT_FOUND: "The project you were looking for could not be found.",
+  DOWNLOAD: "You are not allowed to download code from this project.",
+  PUSH: PushRefusal.PUSH_CODE,
+  ARCHIVED: "You are not allowed to push code to an archived project.",
+} as const;
+
+const deny = (denial: GitDenial, message: string): GitDecision => ({ granted: false, denial, message });
+
+/** The services context of a git request's user. */
+export function gitContext(runtime: ServiceRuntime, identity: Identity | null): Context {
+  return {
+    runtime,
+    actor: identity ? { user: identity.user, method: identity.method, sudoBy: null } : null,
+    system: false,
+  };
+}
+
+/**
+ * Decides a clone, fetch or push over HTTP before git runs, as GitLab 8.x did: anonymous clients
+ * read public projects only; internal projects need any signed-in (non-external) user; private
+ * ones reporter or above; pushing needs `push_code` (developer or above) on a project that is not
+ * archived. Which refs a push may change is decided later, inside the push, by
+ * {@link gitPushAuthorizer}.
+ *
+ * An anonymous client that cannot get further is asked for credentials, never told whether the
+ * project exists (so a private or missing project both answer `credentials_required`); a signed-in
+ * user who may not see a project gets `not_found`, as the API answers. A user who sees the project
+ * but may not read its code (a guest of a private project) gets `forbidden` with GitLab's message,
+ * which git shows, rather than a misleading "not found". Archived projects refuse every push,
+ * administrators' too, as in GitLab 8.x.
+ */
+export async function decideGitAccess(runtime: ServiceRuntime, request: GitRequest): Promise<GitDecision> {
+  let identity: Identity | null = null;
+  if (request.credentials) {
+    identity = await identifyCredentials(runtime, request.credentials);
+    if (!identity) return deny("bad_credentials", GitDenialMessage.CREDENTIALS);
+  }
+  const user = identity?.user ?? null;
+  const hidden = () =>
+    user
+      ? deny("not_found", GitDenialMessage.NOT_FOUND)
+      : deny("credentials_required", GitDenialMessage.CREDENTIALS);
+  if (pathProblem(request.namespace) !== null || pathProblem(request.project) !== null) return hidden();
+  const project = await runtime.stores.projects.findByFullPath(request.namespace, request.project);
+  if (!project) return hidden();
+  if (request.action === "push" && !user) return hidden();
+  const access = await accessTo(gitContext(runtime, identity), project);
+  if (!access.allows("read_project")) return hidden();
+  if (request.action === "pull" && !access.allows("download_code")) {
+    return user ? deny("forbidden", GitDenialMessage.DOWNLOAD) : hidden();
+  }
+  if (request.action === "push") {
+    if (project.archived) return deny("forbidden", GitDenialMessage.ARCHIVED);
+    if (!access.allows("push_code")) return deny("forbidden", GitDenialMessage.PUSH);
+  }
+  return {
+    granted: true,
+    grant: { identity, access: { ...access, gitDir: await repositoryOf(runtime, project) } },
+  };
+}
