@@ -6,6 +6,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEEP_PAGE, KILN_REQUESTS, PROJECT_CASES, USERS_LIST } from "./lib/cases.mjs";
+import { benchGit, GIT_CASES } from "./lib/git-bench.mjs";
 import { measureClean } from "./lib/measure.mjs";
 import { cleanUp, installExitHandlers, peakRssMiB, removeOnExit, stopping } from "./lib/proc.mjs";
 import { evaluate, render, summarise } from "./lib/report.mjs";
@@ -31,6 +32,9 @@ const config = {
   cases: env.BENCH_CASES ? env.BENCH_CASES.split(",").map((s) => s.trim()) : null,
   profile: env.BENCH_PROFILE === "1",
   strict: env.BENCH_STRICT === "1",
+  gitRounds: num("BENCH_GIT_ROUNDS", 7),
+  gitCommits: num("BENCH_GIT_COMMITS", 2000),
+  gitPushCommits: num("BENCH_GIT_PUSH_COMMITS", 200),
 };
 const ROOT_PASSWORD = "bench-root-password";
 const BENCH_DIR = fileURLToPath(new URL(".", import.meta.url));
@@ -53,8 +57,37 @@ function describeMachine(wrkVersion) {
   };
 }
 
+/** The git case (clone, no-op fetch, push against `git http-backend`), printed as it ends. */
+async function runGitCase(tmp) {
+  const git = await benchGit({
+    tmp,
+    rounds: config.gitRounds,
+    commits: config.gitCommits,
+    pushCommits: config.gitPushCommits,
+    rootPassword: ROOT_PASSWORD,
+  });
+  console.log(git.text);
+  return git;
+}
+
+const gitFailed = (git) => git?.checks.some((check) => !check.pass && !check.informational) === true;
+
 async function main() {
   if (!existsSync(MAIN_JS)) throw new Error(`${MAIN_JS} is missing: build first (pnpm build)`);
+  const wanted = (id) => !config.cases || config.cases.includes(id);
+  const gitWanted = GIT_CASES.some(wanted);
+  if (config.cases?.every((id) => GIT_CASES.includes(id))) {
+    // Only the git case: no users to seed, no wrk.
+    const tmp = mkdtempSync(join(tmpdir(), "kiln-bench-"));
+    removeOnExit(tmp);
+    const machine = describeMachine(null);
+    console.log(`bench: ${machine.cpu}, node ${machine.node}, load ${machine.loadavgAtStart.join(" ")}`);
+    const git = await runGitCase(tmp);
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    writeFileSync(join(RESULTS_DIR, "latest.json"), `${JSON.stringify({ machine, config, git }, null, 2)}\n`);
+    console.log(`bench: results written to ${join(RESULTS_DIR, "latest.json")}`);
+    return gitFailed(git) && config.strict ? 1 : 0;
+  }
   const wrkVersion = ensureWrk();
   const machine = describeMachine(wrkVersion);
   console.log(
@@ -67,7 +100,6 @@ async function main() {
   const kilnOptions = { dataDir, logDir: tmp, rootPassword: ROOT_PASSWORD };
   const nodeArgs = config.profile ? ["--cpu-prof", `--cpu-prof-dir=${RESULTS_DIR}`] : [];
 
-  const wanted = (id) => !config.cases || config.cases.includes(id);
   const withProjects = PROJECT_CASES.some(wanted);
 
   // The real server creates the database, root and the secret key; then 9,999 more users go in directly.
@@ -236,6 +268,7 @@ async function main() {
     `\nbench: measured in ${((Date.now() - started) / 1000).toFixed(0)} s; peak RSS MiB: ` +
       cases.map((k) => `${k.id} ${k.peakRssMiB}`).join(", "),
   );
+  const git = gitWanted ? await runGitCase(tmp) : null;
 
   mkdirSync(RESULTS_DIR, { recursive: true });
   const output = {
@@ -251,12 +284,15 @@ async function main() {
       reps,
     })),
     verdict,
+    git,
   };
   writeFileSync(join(RESULTS_DIR, "latest.json"), `${JSON.stringify(output, null, 2)}\n`);
   console.log(`bench: results written to ${join(RESULTS_DIR, "latest.json")}`);
   if (config.profile) console.log(`bench: CPU profiles go to ${RESULTS_DIR} when the Kiln servers stop`);
 
-  const failed = [...verdict.ratios, ...verdict.latency].some((check) => !check.pass && !check.informational);
+  const failed =
+    [...verdict.ratios, ...verdict.latency].some((check) => !check.pass && !check.informational) ||
+    gitFailed(git);
   const errors = Object.values(summaries).some((s) => s.errors > 0);
   if (errors)
     console.log("bench: some responses were errors (see the errors column); the figures are suspect");

@@ -1,11 +1,13 @@
 import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { checkGitVersion } from "@kiln/git";
+import { tmpdir } from "node:os";
+import { checkGitVersion, PushGate } from "@kiln/git";
 import { createRestHandler, type RestHandler } from "@kiln/rest-adapter";
 import { ensureRootUser, ServiceRuntime } from "@kiln/services";
 import { migrateToLatest, type OpenDatabase, openDatabase, Stores } from "@kiln/storage-kysely";
 import { type Config, ConfigError } from "./config.js";
 import { ensureDataDir, loadOrCreateSecretKey } from "./data-dir.js";
+import { createGitHttpHandler } from "./git-http/handler.js";
 import { createHttpServer } from "./http-server.js";
 import type { Logger } from "./logger.js";
 import { createUploadsHandler } from "./uploads-handler.js";
@@ -76,7 +78,11 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const logInternalError = (error: unknown, req: IncomingMessage) =>
     log.error({ err: error, method: req.method, path: req.url?.split("?")[0] }, "internal error");
   const uploads = createUploadsHandler(runtime, logInternalError);
-  const server = createHttpServer((req, res) => (api as RestHandler)(req, res), log, uploads);
+  // One push gate per process: its socket and hook live in a private dir under the system tmp,
+  // which must stay short (a Unix socket path holds at most 107 bytes).
+  const gate = new PushGate({ runtimeDir: tmpdir().length > 64 ? "/tmp" : tmpdir() });
+  const git = createGitHttpHandler({ runtime, gate, log });
+  const server = createHttpServer((req, res) => (api as RestHandler)(req, res), log, uploads, git);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, () => resolve());
@@ -104,6 +110,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       await closed;
       clearInterval(idle);
       clearTimeout(timer);
+      await gate.close();
       await database.close();
     },
   };

@@ -1,5 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { DEFAULT_RPC_TIMEOUT_MS } from "@kiln/git";
 import { API_PREFIX, type RestHandler } from "@kiln/rest-adapter";
+import type { GitHttpHandler } from "./git-http/handler.js";
+import { isGitRequest } from "./git-http/route.js";
 import type { Logger } from "./logger.js";
 import { isUploadPath, type UploadsHandler } from "./uploads-handler.js";
 
@@ -10,12 +13,25 @@ function isApi(url: string): boolean {
 }
 
 /**
- * The HTTP front: `/api/v3` goes to the REST adapter, `GET` and `HEAD` of
- * `/<namespace>/<project>/uploads/<secret>/<file name>` to the uploads handler (when given);
- * anything else is 404 for now. Logs one line per request.
+ * How long a request may take to arrive whole. Node's default (5 minutes) would cut a long push
+ * mid-pack; git's own limit (10 minutes per exchange) is the one that counts, with a margin.
  */
-export function createHttpServer(api: RestHandler, log: Logger, uploads?: UploadsHandler): Server {
-  return createServer((req: IncomingMessage, res: ServerResponse) => {
+export const REQUEST_TIMEOUT_MS = DEFAULT_RPC_TIMEOUT_MS + 60_000;
+
+/**
+ * The HTTP front: `/api/v3` goes to the REST adapter, `GET` and `HEAD` of
+ * `/<namespace>/<project>/uploads/<secret>/<file name>` to the uploads handler (when given),
+ * git's smart HTTP (`/<namespace>/<project>.git/info/refs`, `POST …/git-upload-pack`,
+ * `POST …/git-receive-pack`) to the git handler (when given); anything else is 404 for now.
+ * Logs one line per request.
+ */
+export function createHttpServer(
+  api: RestHandler,
+  log: Logger,
+  uploads?: UploadsHandler,
+  git?: GitHttpHandler,
+): Server {
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const url = req.url ?? "/";
     const path = url.split("?", 1)[0];
@@ -31,7 +47,13 @@ export function createHttpServer(api: RestHandler, log: Logger, uploads?: Upload
         "request",
       );
     const readsUpload = (req.method === "GET" || req.method === "HEAD") && isUploadPath(path ?? "/");
-    const handler = isApi(url) ? api : readsUpload ? uploads : undefined;
+    const handler = isApi(url)
+      ? api
+      : readsUpload
+        ? uploads
+        : isGitRequest(req.method, path ?? "/")
+          ? git
+          : undefined;
     if (handler) {
       handler(req, res).then(
         (served) => done(served.status, served.userId),
@@ -52,4 +74,6 @@ export function createHttpServer(api: RestHandler, log: Logger, uploads?: Upload
     req.resume();
     done(404, null);
   });
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  return server;
 }

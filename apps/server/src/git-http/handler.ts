@@ -1,0 +1,169 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import {
+  advertiseRefs,
+  type GitHttpResult,
+  type GitService,
+  type PushGate,
+  type ServiceRpcResult,
+  serviceRpc,
+} from "@kiln/git";
+import {
+  decideGitAccess,
+  type GitDenial,
+  type GitGrant,
+  gitPushAuthorizer,
+  recordGitPush,
+  type ServiceRuntime,
+} from "@kiln/services";
+import type { Logger } from "../logger.js";
+import { parseBasicAuth } from "./basic-auth.js";
+import { HeldResponse } from "./held-response.js";
+import { type GitRoute, parseGitRoute } from "./route.js";
+
+/** Serves one git request; resolves with the status and the acting user, for the access log. */
+export type GitHttpHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+) => Promise<{ status: number; userId: number | null }>;
+
+/** What the git handler needs from the server: the services, the process's push gate, a log. */
+export interface GitHttpOptions {
+  runtime: ServiceRuntime;
+  gate: PushGate;
+  log: Logger;
+}
+
+const STATUS: Record<GitDenial, number> = {
+  credentials_required: 401,
+  bad_credentials: 401,
+  not_found: 404,
+  forbidden: 403,
+};
+
+/**
+ * A plain-text answer: git shows its lines after `remote:`. A 401 names the Basic realm so that
+ * git asks for credentials (or its credential helper supplies them). The connection is closed:
+ * a refused POST leaves its body unread.
+ */
+function answer(res: ServerResponse, status: number, message: string): void {
+  const body = `${message}\n`;
+  const headers: Record<string, string | number> = {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+    "Cache-Control": "no-cache",
+    Connection: "close",
+  };
+  if (status === 401) headers["WWW-Authenticate"] = 'Basic realm="Kiln"';
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+/** Aborts when the client goes away before its answer is complete: git is then killed. */
+function disconnectSignal(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+/**
+ * Serves git's smart HTTP at `/<namespace>/<project>[.git]/info/refs?service=…` and
+ * `POST …/git-upload-pack|git-receive-pack`: who may do what is decided by the services
+ * ({@link decideGitAccess}, then per ref inside the push), the bytes are streamed both ways by
+ * `@kiln/git` (no pack is held in memory; gzip request bodies are read), git is killed when the
+ * client disconnects. After a push, the applied ref updates go to {@link recordGitPush} before
+ * the answer ends. Failures of git are logged with its stderr; the client never sees a stack.
+ */
+export function createGitHttpHandler(options: GitHttpOptions): GitHttpHandler {
+  const { runtime, gate, log } = options;
+  return async (req, res) => {
+    const [pathname = "/", search = ""] = (req.url ?? "/").split("?", 2);
+    const route = parseGitRoute(pathname, search);
+    if (!route) {
+      answer(res, 404, "Not Found");
+      return { status: 404, userId: null };
+    }
+    if (!route.service) {
+      answer(res, 403, "Kiln serves git over smart HTTP only; use git 1.6.6 or newer.");
+      return { status: 403, userId: null };
+    }
+    const credentials = parseBasicAuth(req.headers.authorization);
+    const decision =
+      credentials === "malformed"
+        ? ({ granted: false, denial: "bad_credentials", message: "HTTP Basic: Access denied" } as const)
+        : await decideGitAccess(runtime, {
+            namespace: route.namespace,
+            project: route.project,
+            action: route.service === "git-receive-pack" ? "push" : "pull",
+            credentials,
+          });
+    if (!decision.granted) {
+      answer(res, STATUS[decision.denial], decision.message);
+      return { status: STATUS[decision.denial], userId: null };
+    }
+    const { grant } = decision;
+    const userId = grant.identity?.user.id ?? null;
+    const result = await serve(route, route.service, grant, req, res);
+    if (!result.ok && result.failure !== "disconnected") {
+      log.warn(
+        {
+          path: pathname,
+          project_id: grant.access.project.id,
+          failure: result.failure,
+          exit_code: result.exitCode,
+          stderr: result.stderr.slice(0, 2000),
+        },
+        "git request failed",
+      );
+    }
+    return { status: res.statusCode, userId };
+  };
+
+  async function serve(
+    route: GitRoute,
+    service: GitService,
+    grant: GitGrant,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<GitHttpResult> {
+    const { gitDir } = grant.access;
+    const signal = disconnectSignal(res);
+    if (route.kind === "advertise") {
+      return advertiseRefs(gitDir, service, res, {
+        gitProtocol: req.headers["git-protocol"],
+        signal,
+        cacheCapabilities: true,
+      });
+    }
+    if (service === "git-upload-pack") return serviceRpc(gitDir, service, req, res, { signal });
+    const held = new HeldResponse(res);
+    try {
+      const result = await serviceRpc(gitDir, service, req, held, {
+        signal,
+        push: { gate, authorize: gitPushAuthorizer(runtime, grant) },
+      });
+      await afterReceive(grant, result);
+      return result;
+    } finally {
+      held.release();
+    }
+  }
+
+  async function afterReceive(grant: GitGrant, result: ServiceRpcResult): Promise<void> {
+    const push = result.push;
+    if (!push) return;
+    if (push.ungated.length > 0) {
+      log.error(
+        { project_id: grant.access.project.id, refs: push.ungated },
+        "refs were updated without the push gate deciding",
+      );
+    }
+    try {
+      await recordGitPush(runtime, grant, push.applied);
+    } catch (error) {
+      // The refs moved whatever happens here: the push stands, only its records are missing.
+      log.error({ err: error, project_id: grant.access.project.id }, "recording a push failed");
+    }
+  }
+}
