@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NoteJson } from "./notes.js";
 import { Id, Timestamp } from "./primitives.js";
 import { UserBasic } from "./users.js";
 
@@ -109,6 +110,8 @@ export const EventJson = z.object({
   data: z.unknown().nullable(),
   target_title: z.string().nullable(),
   created_at: Timestamp,
+  /** Present on comment events (`commented on`): the note itself. */
+  note: NoteJson.optional(),
   author: UserBasic.nullable(),
   author_username: z.string().nullable(),
 });
