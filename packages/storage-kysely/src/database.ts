@@ -1,4 +1,15 @@
-import type { Project, ProtectedBranch, User } from "@kiln/domain";
+import type {
+  Issue,
+  Label,
+  MergeRequest,
+  Milestone,
+  Note,
+  Project,
+  ProtectedBranch,
+  Subscription,
+  Todo,
+  User,
+} from "@kiln/domain";
 import type { Generated } from "kysely";
 
 /**
@@ -65,6 +76,12 @@ export interface ProjectsTable extends Omit<Stored<Project>, "id" | "star_count"
   id: Generated<number>;
   star_count: Generated<number>;
   open_issues_count: Generated<number>;
+  /** With `open_issues_count` (opened and reopened), the issues in each state, kept by the issue store. */
+  closed_issues_count: Generated<number>;
+  /** The merge requests in each state (open: opened and reopened), kept by the merge request store. */
+  open_merge_requests_count: Generated<number>;
+  closed_merge_requests_count: Generated<number>;
+  merged_merge_requests_count: Generated<number>;
   runners_token_digest: string;
   runners_token_sealed: string;
 }
@@ -159,6 +176,65 @@ export interface ProtectedBranchesTable extends Omit<Stored<ProtectedBranch>, "i
   id: Generated<number>;
 }
 
+/**
+ * The stored form of an issue's or merge request's state: what lists filter on. An open one that was
+ * reopened is `opened` with `reopened` 1.
+ */
+export type StoredIssuableState = "opened" | "closed" | "merged";
+
+/** `internal_ids`: the last iid given out per project and kind (`issues`, `merge_requests`, `milestones`). */
+export interface InternalIdsTable {
+  project_id: number;
+  usage: string;
+  last_value: number;
+}
+
+/** `issues`: see {@link StoredIssuableState} for `state` and `reopened`. */
+export interface IssuesTable extends Omit<Stored<Issue>, "id" | "state"> {
+  id: Generated<number>;
+  state: StoredIssuableState;
+  reopened: number;
+}
+
+/** `merge_requests`: `project_id` is the target project; `state` as for issues. */
+export interface MergeRequestsTable extends Omit<Stored<MergeRequest>, "id" | "state" | "target_project_id"> {
+  id: Generated<number>;
+  state: StoredIssuableState;
+  reopened: number;
+}
+
+/** `notes`: comments and system notes on issues and merge requests (by type and id). */
+export interface NotesTable extends Omit<Stored<Note>, "id"> {
+  id: Generated<number>;
+}
+
+/** `labels`: a project's labels, titles unique in the project. */
+export interface LabelsTable extends Omit<Stored<Label>, "id"> {
+  id: Generated<number>;
+}
+
+/** `label_links`: which issues and merge requests carry which label. */
+export interface LabelLinksTable {
+  label_id: number;
+  target_type: string;
+  target_id: number;
+}
+
+/** `milestones`: a project's milestones, numbered per project. */
+export interface MilestonesTable extends Omit<Stored<Milestone>, "id"> {
+  id: Generated<number>;
+}
+
+/** `todos`: at most one pending per user and target. */
+export interface TodosTable extends Omit<Stored<Todo>, "id"> {
+  id: Generated<number>;
+}
+
+/** `subscriptions`: explicit subscriptions and unsubscriptions, one per user and subject. */
+export interface SubscriptionsTable extends Stored<Subscription> {
+  id: Generated<number>;
+}
+
 /** The whole schema, as Kysely sees it. */
 export interface Database {
   users: UsersTable;
@@ -176,4 +252,13 @@ export interface Database {
   events: EventsTable;
   uploads: UploadsTable;
   protected_branches: ProtectedBranchesTable;
+  internal_ids: InternalIdsTable;
+  issues: IssuesTable;
+  merge_requests: MergeRequestsTable;
+  notes: NotesTable;
+  labels: LabelsTable;
+  label_links: LabelLinksTable;
+  milestones: MilestonesTable;
+  todos: TodosTable;
+  subscriptions: SubscriptionsTable;
 }

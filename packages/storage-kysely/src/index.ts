@@ -16,8 +16,28 @@ export { type MigrationReport, migrateToLatest } from "./migrate.js";
 export type { CountMode } from "./queries.js";
 export type { NewEvent } from "./stores/events.js";
 export type { HookPatch, HookStore, NewHook } from "./stores/hooks.js";
+export type { InternalIdStore, InternalIdUsage } from "./stores/internal-ids.js";
+export type { IssuableFilter, IssuableOrder, IssuableScope, IssuableType } from "./stores/issuables.js";
+export type {
+  ConfidentialFilter,
+  IssueCounts,
+  IssueFilter,
+  IssuePatch,
+  IssueStore,
+  NewIssue,
+} from "./stores/issues.js";
+export type { LabelPatch, LabelStore, LabelTarget, NewLabel } from "./stores/labels.js";
 export type { Member } from "./stores/members.js";
+export type {
+  MergeRequestCounts,
+  MergeRequestFilter,
+  MergeRequestPatch,
+  MergeRequestStore,
+  NewMergeRequest,
+} from "./stores/merge-requests.js";
+export type { MilestoneFilter, MilestonePatch, MilestoneStore, NewMilestone } from "./stores/milestones.js";
 export type { GroupFields } from "./stores/namespaces.js";
+export type { NewNote, Noteable, NoteStore } from "./stores/notes.js";
 export type { ShareWithGroup } from "./stores/project-links.js";
 export type {
   NewProject,
@@ -25,9 +45,12 @@ export type {
   ProjectOrder,
   ProjectOrderColumn,
   ProjectPatch,
+  ProjectReader,
   ProjectScope,
 } from "./stores/projects.js";
 export type { ProtectedBranchStore, ProtectionFlags } from "./stores/protected-branches.js";
+export type { Subscribable, SubscriptionStore } from "./stores/subscriptions.js";
+export type { NewTodo, TodoFilter, TodoStore, TodoTarget } from "./stores/todos.js";
 export type { NewUpload, UploadStore } from "./stores/uploads.js";
 export type { NewUser, UserFilter, UserPatch } from "./stores/users.js";
 export { Stores } from "./stores.js";

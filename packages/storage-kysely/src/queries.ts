@@ -41,6 +41,11 @@ export interface PageOptions<O> {
    * it keeps the capped count.
    */
   wholeTable?: keyof Database | undefined;
+  /**
+   * The list's exact total when it is known without counting (a counter kept with every change):
+   * no count query runs.
+   */
+  total?: number | undefined;
 }
 
 /** True when `db` runs on SQLite. */
@@ -65,6 +70,7 @@ export async function paginate<DB, TB extends keyof DB, O>(
     : await query.limit(page.perPage).offset(offset).execute();
   // A short first page is its own total: no second query.
   if (page.page === 1 && rows.length < page.perPage) return { rows, total: rows.length };
+  if (options.total !== undefined) return { rows, total: options.total };
   let counted: { n: number | string };
   if (options.wholeTable !== undefined && onSqlite(db)) {
     counted = await db
@@ -115,6 +121,15 @@ export function containsIgnoringCase(
   if (!onSqlite(db)) return sql<SqlBool>`lower(${column}) like lower(${pattern}) escape '\\'`;
   const folded = foldCase(pattern);
   return sql<SqlBool>`(${column} like ${folded} escape '\\' or (length(${column}) <> octet_length(${column}) and lower(${column}) like ${folded} escape '\\'))`;
+}
+
+/**
+ * Runs `work` in one transaction: the caller's when `db` is already one, else a new one. Stores use
+ * it for writes of several statements (an iid, the row, the counters) that must land together.
+ */
+export function atomically<T>(db: Kysely<Database>, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return work(db);
+  return db.transaction().execute(work);
 }
 
 /** Current time as stored: ISO 8601 UTC with milliseconds. */

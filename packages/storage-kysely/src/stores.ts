@@ -2,13 +2,21 @@ import type { Kysely } from "kysely";
 import type { Database } from "./database.js";
 import { EventStore } from "./stores/events.js";
 import { HookStore } from "./stores/hooks.js";
+import { InternalIdStore } from "./stores/internal-ids.js";
+import { IssueStore } from "./stores/issues.js";
+import { LabelStore } from "./stores/labels.js";
 import { MemberStore } from "./stores/members.js";
+import { MergeRequestStore } from "./stores/merge-requests.js";
+import { MilestoneStore } from "./stores/milestones.js";
 import { NamespaceStore } from "./stores/namespaces.js";
+import { NoteStore } from "./stores/notes.js";
 import { ForkStore, ShareStore, StarStore } from "./stores/project-links.js";
 import { ProjectStore } from "./stores/projects.js";
 import { ProtectedBranchStore } from "./stores/protected-branches.js";
 import { SettingsStore } from "./stores/settings.js";
 import { SshKeyStore } from "./stores/ssh-keys.js";
+import { SubscriptionStore } from "./stores/subscriptions.js";
+import { TodoStore } from "./stores/todos.js";
 import { PersonalAccessTokenStore } from "./stores/tokens.js";
 import { UploadStore } from "./stores/uploads.js";
 import { UserStore } from "./stores/users.js";
@@ -33,6 +41,14 @@ export class Stores {
   readonly hooks: HookStore;
   readonly uploads: UploadStore;
   readonly protectedBranches: ProtectedBranchStore;
+  readonly internalIds: InternalIdStore;
+  readonly issues: IssueStore;
+  readonly mergeRequests: MergeRequestStore;
+  readonly notes: NoteStore;
+  readonly labels: LabelStore;
+  readonly milestones: MilestoneStore;
+  readonly todos: TodoStore;
+  readonly subscriptions: SubscriptionStore;
 
   constructor(readonly db: Kysely<Database>) {
     this.users = new UserStore(db);
@@ -50,6 +66,14 @@ export class Stores {
     this.hooks = new HookStore(db);
     this.uploads = new UploadStore(db);
     this.protectedBranches = new ProtectedBranchStore(db);
+    this.internalIds = new InternalIdStore(db);
+    this.issues = new IssueStore(db);
+    this.mergeRequests = new MergeRequestStore(db);
+    this.notes = new NoteStore(db);
+    this.labels = new LabelStore(db);
+    this.milestones = new MilestoneStore(db);
+    this.todos = new TodoStore(db);
+    this.subscriptions = new SubscriptionStore(db);
   }
 
   /** Runs `work` in one transaction (or joins the current one): all of it is written, or none. */

@@ -4,6 +4,7 @@ import * as m0002 from "./0002_projects.js";
 import * as m0003 from "./0003_user_project_counts.js";
 import * as m0004 from "./0004_protected_branches.js";
 import * as m0005 from "./0005_unicode_case_folding.js";
+import * as m0006 from "./0006_collaboration.js";
 
 /**
  * Every migration, registered statically so the server still finds them once bundled.
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   "0003_user_project_counts": m0003,
   "0004_protected_branches": m0004,
   "0005_unicode_case_folding": m0005,
+  "0006_collaboration": m0006,
 };
 
 /** The static migration provider. */

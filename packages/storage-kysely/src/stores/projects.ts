@@ -1,6 +1,6 @@
 import type { AccessSources, Page, PageRequest, Project, Visibility } from "@kiln/domain";
 import { AccessLevel } from "@kiln/domain";
-import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import { type ExpressionBuilder, type Insertable, type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import type { Database, ProjectsTable } from "../database.js";
 import { guardUnique } from "../errors.js";
 import {
@@ -156,6 +156,29 @@ function memberProjectIds(eb: ProjectsEb, userId: number) {
     );
 }
 
+/** A signed-in user reading lists drawn from many projects. */
+export interface ProjectReader {
+  userId: number;
+  /** External users read internal projects only as members. */
+  external: boolean;
+}
+
+/**
+ * The ids of the projects `reader` may read, as a subquery: public ones, internal ones unless the
+ * reader is external, and those they are a member of (the `visible` scope of project lists).
+ */
+export function readableProjectIds(db: Kysely<Database>, reader: ProjectReader) {
+  return db
+    .selectFrom("projects")
+    .select("projects.id")
+    .where((eb) =>
+      eb.or([
+        eb("visibility_level", ">=", reader.external ? 20 : 10),
+        eb("id", "in", memberProjectIds(eb, reader.userId)),
+      ]),
+    );
+}
+
 /** Projects: rows, lookups, and lists drawn from a scope, filtered and ordered in SQL. */
 export class ProjectStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -263,7 +286,7 @@ export class ProjectStore {
       created_at: at,
       updated_at: at,
       last_activity_at: at,
-    } as unknown as Omit<ProjectsTable, "id" | "star_count" | "open_issues_count">;
+    } as unknown as Insertable<ProjectsTable>;
     const row = await guardUnique(() =>
       this.db.insertInto("projects").values(values).returning(PROJECT_COLUMNS).executeTakeFirstOrThrow(),
     );

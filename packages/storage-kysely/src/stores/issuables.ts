@@ -1,0 +1,215 @@
+import type { SortDirection } from "@kiln/domain";
+import { type Kysely, type RawBuilder, type SqlBool, sql } from "kysely";
+import type { Database, StoredIssuableState } from "../database.js";
+import { containsIgnoringCase } from "../queries.js";
+import { type ProjectReader, readableProjectIds } from "./projects.js";
+
+// What issues and merge requests share in storage: the stored form of their state, the filters of
+// their lists, and the rows that hang off them by type and id (notes, label links, todos and
+// subscriptions).
+
+/** The two tables of issuables. */
+export type IssuableTable = "issues" | "merge_requests";
+
+/** An issuable's type as notes, label links, todos and subscriptions name it. */
+export type IssuableType = "Issue" | "MergeRequest";
+
+/** The states of issues and merge requests together. */
+type IssuableState = "opened" | "reopened" | "closed" | "merged";
+
+/** A state as stored: see {@link StoredIssuableState}. */
+export function storedState(state: IssuableState): { state: StoredIssuableState; reopened: number } {
+  return state === "reopened" ? { state: "opened", reopened: 1 } : { state, reopened: 0 };
+}
+
+/** The state a stored row stands for. */
+export function rowState(row: { state: StoredIssuableState; reopened: number }): IssuableState {
+  return row.state === "opened" && row.reopened === 1 ? "reopened" : row.state;
+}
+
+/** Which projects an issue or merge request list draws from. */
+export type IssuableScope =
+  | { kind: "project"; projectId: number }
+  | { kind: "projects"; projectIds: readonly number[] }
+  /** Every project the reader may read (see {@link readableProjectIds}). */
+  | { kind: "readable"; reader: ProjectReader }
+  /** Every project: for administrators. */
+  | { kind: "all" };
+
+/** Filters issue and merge request lists share. Undefined filters match everything. */
+export interface IssuableFilter<S extends IssuableState> {
+  /** The states to list (from the domain's state filters: `opened` is opened and reopened). */
+  states?: readonly S[] | undefined;
+  iids?: readonly number[] | undefined;
+  /** Label titles: issuables carrying any of them, or all of them. */
+  labels?: { titles: readonly string[]; match: "any" | "all" } | undefined;
+  /** A milestone by title, or null for issuables without one. */
+  milestone?: string | null | undefined;
+  milestoneId?: number | undefined;
+  authorId?: number | undefined;
+  /** An assignee, or null for unassigned ones. */
+  assigneeId?: number | null | undefined;
+  /** Text in the title or description, ignoring case. */
+  search?: string | undefined;
+}
+
+/** How an issue or merge request list is ordered; ties are broken by id in the same direction. */
+export interface IssuableOrder {
+  by: "created_at" | "updated_at" | "id";
+  direction: SortDirection;
+}
+
+/** True when the filter narrows the list beyond its states. */
+export function narrowedBeyondStates(filter: IssuableFilter<IssuableState>): boolean {
+  return (
+    filter.iids !== undefined ||
+    filter.labels !== undefined ||
+    filter.milestone !== undefined ||
+    filter.milestoneId !== undefined ||
+    filter.authorId !== undefined ||
+    filter.assigneeId !== undefined ||
+    Boolean(filter.search)
+  );
+}
+
+/**
+ * The conditions of a list, each a SQL predicate on `table`, or null when nothing can match (an
+ * empty project list, a label that does not exist in the project).
+ */
+export async function issuableConditions(
+  db: Kysely<Database>,
+  table: IssuableTable,
+  scope: IssuableScope,
+  filter: IssuableFilter<IssuableState>,
+  allStates: readonly IssuableState[],
+): Promise<RawBuilder<SqlBool>[] | null> {
+  const column = (name: string) => sql.ref(`${table}.${name}`);
+  const type: IssuableType = table === "issues" ? "Issue" : "MergeRequest";
+  const conditions: RawBuilder<SqlBool>[] = [];
+  switch (scope.kind) {
+    case "project":
+      conditions.push(sql<SqlBool>`${column("project_id")} = ${scope.projectId}`);
+      break;
+    case "projects":
+      if (scope.projectIds.length === 0) return null;
+      conditions.push(sql<SqlBool>`${column("project_id")} in (${sql.join([...new Set(scope.projectIds)])})`);
+      break;
+    case "readable":
+      conditions.push(sql<SqlBool>`${column("project_id")} in ${readableProjectIds(db, scope.reader)}`);
+      break;
+    case "all":
+      break;
+  }
+  if (filter.states !== undefined) {
+    const states = statesCondition(table, filter.states, allStates);
+    if (states) conditions.push(states);
+  }
+  if (filter.iids !== undefined) {
+    if (filter.iids.length === 0) return null;
+    conditions.push(sql<SqlBool>`${column("iid")} in (${sql.join([...new Set(filter.iids)])})`);
+  }
+  if (filter.labels !== undefined) {
+    const labels = await labelConditions(db, table, type, scope, filter.labels);
+    if (labels === null) return null;
+    conditions.push(...labels);
+  }
+  if (filter.milestone === null) conditions.push(sql<SqlBool>`${column("milestone_id")} is null`);
+  else if (filter.milestone !== undefined) {
+    const project = scope.kind === "project" ? sql`project_id = ${scope.projectId} and ` : sql``;
+    conditions.push(
+      sql<SqlBool>`${column("milestone_id")} in (select id from milestones where ${project}title = ${filter.milestone})`,
+    );
+  }
+  if (filter.milestoneId !== undefined) {
+    conditions.push(sql<SqlBool>`${column("milestone_id")} = ${filter.milestoneId}`);
+  }
+  if (filter.authorId !== undefined)
+    conditions.push(sql<SqlBool>`${column("author_id")} = ${filter.authorId}`);
+  if (filter.assigneeId === null) conditions.push(sql<SqlBool>`${column("assignee_id")} is null`);
+  else if (filter.assigneeId !== undefined) {
+    conditions.push(sql<SqlBool>`${column("assignee_id")} = ${filter.assigneeId}`);
+  }
+  if (filter.search) {
+    conditions.push(
+      sql<SqlBool>`(${containsIgnoringCase(db, column("title"), filter.search)} or ${containsIgnoringCase(db, column("description"), filter.search)})`,
+    );
+  }
+  return conditions;
+}
+
+/**
+ * The stored states that stand for `states`, as a predicate, or null when they are every state.
+ * Opened and reopened together are one equality on `state`; one without the other also reads
+ * `reopened`.
+ */
+function statesCondition(
+  table: IssuableTable,
+  states: readonly IssuableState[],
+  allStates: readonly IssuableState[],
+): RawBuilder<SqlBool> | null {
+  const wanted = new Set(states);
+  if (allStates.every((state) => wanted.has(state))) return null;
+  const state = sql.ref(`${table}.state`);
+  const reopened = sql.ref(`${table}.reopened`);
+  const groups: StoredIssuableState[] = [];
+  if (wanted.has("closed")) groups.push("closed");
+  if (wanted.has("merged")) groups.push("merged");
+  const parts: RawBuilder<SqlBool>[] = [];
+  if (wanted.has("opened") && wanted.has("reopened")) groups.unshift("opened");
+  else if (wanted.has("opened")) parts.push(sql<SqlBool>`(${state} = 'opened' and ${reopened} = 0)`);
+  else if (wanted.has("reopened")) parts.push(sql<SqlBool>`(${state} = 'opened' and ${reopened} = 1)`);
+  if (groups.length === 1) parts.unshift(sql<SqlBool>`${state} = ${groups[0]}`);
+  else if (groups.length > 1) parts.unshift(sql<SqlBool>`${state} in (${sql.join(groups)})`);
+  if (parts.length === 0) return sql<SqlBool>`1 = 0`;
+  return parts.length === 1 ? parts[0]! : sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
+}
+
+/**
+ * The label filter. In one project, titles become label ids first (a title the project lacks
+ * matches nothing), and each condition reads one range of `label_links` by label. Across projects,
+ * a title names a label in each, so the issuable's own links are joined to their labels instead.
+ */
+async function labelConditions(
+  db: Kysely<Database>,
+  table: IssuableTable,
+  type: IssuableType,
+  scope: IssuableScope,
+  labels: { titles: readonly string[]; match: "any" | "all" },
+): Promise<RawBuilder<SqlBool>[] | null> {
+  const titles = [...new Set(labels.titles)];
+  if (titles.length === 0) return labels.match === "all" ? [] : null;
+  const id = sql.ref(`${table}.id`);
+  if (scope.kind === "project") {
+    const found = await db
+      .selectFrom("labels")
+      .select(["id", "title"])
+      .where("project_id", "=", scope.projectId)
+      .where("title", "in", titles)
+      .execute();
+    if (found.length === 0 || (labels.match === "all" && found.length < titles.length)) return null;
+    const carrying = (labelIds: number[]) =>
+      sql<SqlBool>`${id} in (select target_id from label_links where label_id in (${sql.join(labelIds)}) and target_type = ${type})`;
+    return labels.match === "any"
+      ? [carrying(found.map((label) => label.id))]
+      : found.map((label) => carrying([label.id]));
+  }
+  const carrying = (wanted: string[]) =>
+    sql<SqlBool>`exists (select 1 from label_links ll inner join labels l on l.id = ll.label_id
+      where ll.target_type = ${type} and ll.target_id = ${id} and l.title in (${sql.join(wanted)}))`;
+  return labels.match === "any" ? [carrying(titles)] : titles.map((title) => carrying([title]));
+}
+
+/**
+ * Removes what hangs off an issue or merge request by type and id: its notes (and the todos that
+ * point at them), label links, todos and subscriptions. Part of deleting it, in its transaction.
+ */
+export async function deleteDependents(db: Kysely<Database>, type: IssuableType, id: number): Promise<void> {
+  await db.deleteFrom("todos").where("target_type", "=", type).where("target_id", "=", id).execute();
+  await db.deleteFrom("notes").where("noteable_type", "=", type).where("noteable_id", "=", id).execute();
+  await db.deleteFrom("label_links").where("target_type", "=", type).where("target_id", "=", id).execute();
+  await db
+    .deleteFrom("subscriptions")
+    .where("subscribable_type", "=", type)
+    .where("subscribable_id", "=", id)
+    .execute();
+}

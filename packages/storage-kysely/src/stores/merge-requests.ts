@@ -1,0 +1,406 @@
+import {
+  MERGE_REQUEST_STATES,
+  type MergeRequest,
+  type MergeRequestState,
+  type MergeStatus,
+  type Page,
+  type PageRequest,
+} from "@kiln/domain";
+import { type Kysely, type Selectable, type SelectQueryBuilder, sql } from "kysely";
+import type { Database, MergeRequestsTable } from "../database.js";
+import { guardUnique } from "../errors.js";
+import { atomically, DEFERRED_JOIN_OFFSET, definedOnly, flag, now, paginate } from "../queries.js";
+import { InternalIdStore } from "./internal-ids.js";
+import {
+  deleteDependents,
+  type IssuableFilter,
+  type IssuableOrder,
+  type IssuableScope,
+  issuableConditions,
+  narrowedBeyondStates,
+  rowState,
+  storedState,
+} from "./issuables.js";
+
+const FLAGS = [
+  "merge_when_build_succeeds",
+  "should_remove_source_branch",
+  "force_remove_source_branch",
+] as const satisfies readonly (keyof MergeRequest)[];
+
+const toMergeRequest = (row: Selectable<MergeRequestsTable>): MergeRequest => {
+  const { reopened: _, ...rest } = row;
+  return {
+    ...rest,
+    target_project_id: row.project_id,
+    state: rowState(row) as MergeRequestState,
+    merge_status: row.merge_status as MergeStatus,
+    merge_when_build_succeeds: row.merge_when_build_succeeds === 1,
+    should_remove_source_branch: row.should_remove_source_branch === 1,
+    force_remove_source_branch: row.force_remove_source_branch === 1,
+  };
+};
+
+/** Stores the booleans of a patch as 0/1. */
+function storedFlags<T extends Partial<Record<(typeof FLAGS)[number], boolean>>>(values: T) {
+  const out: Record<string, unknown> = { ...values };
+  for (const key of FLAGS) if (typeof values[key] === "boolean") out[key] = flag(values[key]);
+  return out as Omit<T, (typeof FLAGS)[number]> & Partial<Record<(typeof FLAGS)[number], number>>;
+}
+
+/** What a new merge request is made of; `project_id` is the target project. The times default to now. */
+export type NewMergeRequest = Pick<
+  MergeRequest,
+  | "project_id"
+  | "source_project_id"
+  | "source_branch"
+  | "target_branch"
+  | "title"
+  | "description"
+  | "author_id"
+  | "assignee_id"
+  | "milestone_id"
+  | "force_remove_source_branch"
+  | "diff_head_sha"
+> & { created_at?: string | undefined; updated_at?: string | undefined };
+
+/**
+ * What an edit may change; undefined fields stay. The state changes through
+ * {@link MergeRequestStore.setState} only; source project and branch never change. `updated_at`
+ * defaults to now.
+ */
+export type MergeRequestPatch = {
+  [K in
+    | "title"
+    | "description"
+    | "target_branch"
+    | "assignee_id"
+    | "milestone_id"
+    | "merge_status"
+    | "merge_when_build_succeeds"
+    | "merge_user_id"
+    | "should_remove_source_branch"
+    | "force_remove_source_branch"
+    | "diff_head_sha"
+    | "merge_commit_sha"
+    | "updated_at"]?: MergeRequest[K] | undefined;
+};
+
+/** Filters of merge request lists. */
+export interface MergeRequestFilter extends IssuableFilter<MergeRequestState> {
+  sourceBranch?: string | undefined;
+  targetBranch?: string | undefined;
+}
+
+/** How many merge requests a project (as target) has open (opened or reopened), closed and merged. */
+export interface MergeRequestCounts {
+  opened: number;
+  closed: number;
+  merged: number;
+}
+
+const COUNTERS = {
+  opened: "open_merge_requests_count",
+  reopened: "open_merge_requests_count",
+  closed: "closed_merge_requests_count",
+  merged: "merged_merge_requests_count",
+} as const;
+
+/**
+ * Merge requests: rows numbered per target project, their state counters, and lists. At most one
+ * is open per source project and branch and target project and branch: a create, a reopen or a
+ * change of target branch that would make a second one raises UniqueViolation.
+ */
+export class MergeRequestStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** A merge request by id. */
+  async findById(id: number): Promise<MergeRequest | undefined> {
+    const row = await this.db
+      .selectFrom("merge_requests")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return row && toMergeRequest(row);
+  }
+
+  /** Merge requests by id. */
+  async findByIds(ids: readonly number[]): Promise<Map<number, MergeRequest>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom("merge_requests")
+      .selectAll()
+      .where("id", "in", [...new Set(ids)])
+      .execute();
+    return new Map(rows.map((row) => [row.id, toMergeRequest(row)]));
+  }
+
+  /** A merge request of a (target) project by iid. */
+  async findByIid(projectId: number, iid: number): Promise<MergeRequest | undefined> {
+    const row = await this.db
+      .selectFrom("merge_requests")
+      .selectAll()
+      .where("project_id", "=", projectId)
+      .where("iid", "=", iid)
+      .executeTakeFirst();
+    return row && toMergeRequest(row);
+  }
+
+  /** The open merge request (opened or reopened) from a source branch into a target branch, if any. */
+  async findOpen(
+    sourceProjectId: number,
+    sourceBranch: string,
+    targetProjectId: number,
+    targetBranch: string,
+  ): Promise<MergeRequest | undefined> {
+    const row = await this.db
+      .selectFrom("merge_requests")
+      .selectAll()
+      .where("source_project_id", "=", sourceProjectId)
+      .where("source_branch", "=", sourceBranch)
+      .where("project_id", "=", targetProjectId)
+      .where("target_branch", "=", targetBranch)
+      .where(sql<boolean>`state = 'opened'`)
+      .executeTakeFirst();
+    return row && toMergeRequest(row);
+  }
+
+  /** The open merge requests from a branch of a (source) project: to refresh them when it moves. */
+  async openFromBranch(sourceProjectId: number, branch: string): Promise<MergeRequest[]> {
+    const rows = await this.db
+      .selectFrom("merge_requests")
+      .selectAll()
+      .where("source_project_id", "=", sourceProjectId)
+      .where("source_branch", "=", branch)
+      .where(sql<boolean>`state = 'opened'`)
+      .orderBy("id")
+      .execute();
+    return rows.map(toMergeRequest);
+  }
+
+  /** The open merge requests into a branch of a (target) project: to refresh them when it moves. */
+  async openIntoBranch(projectId: number, branch: string): Promise<MergeRequest[]> {
+    const rows = await this.db
+      .selectFrom("merge_requests")
+      .selectAll()
+      .where("project_id", "=", projectId)
+      .where("target_branch", "=", branch)
+      .where(sql<boolean>`state = 'opened'`)
+      .orderBy("id")
+      .execute();
+    return rows.map(toMergeRequest);
+  }
+
+  /**
+   * Creates an opened, unchecked merge request with the target project's next iid and counts it,
+   * in one transaction (the caller's, if any). Locks the project's merge request counter, then the
+   * project's row. UniqueViolation when one is already open for the same branches.
+   */
+  async create(mergeRequest: NewMergeRequest): Promise<MergeRequest> {
+    return atomically(this.db, async (db) => {
+      const iid = await new InternalIdStore(db).next(mergeRequest.project_id, "merge_requests");
+      const at = now();
+      const row = await guardUnique(() =>
+        db
+          .insertInto("merge_requests")
+          .values({
+            project_id: mergeRequest.project_id,
+            iid,
+            source_project_id: mergeRequest.source_project_id,
+            source_branch: mergeRequest.source_branch,
+            target_branch: mergeRequest.target_branch,
+            title: mergeRequest.title,
+            description: mergeRequest.description,
+            state: "opened",
+            reopened: 0,
+            author_id: mergeRequest.author_id,
+            assignee_id: mergeRequest.assignee_id,
+            milestone_id: mergeRequest.milestone_id,
+            merge_status: "unchecked",
+            merge_when_build_succeeds: 0,
+            merge_user_id: null,
+            should_remove_source_branch: 0,
+            force_remove_source_branch: flag(mergeRequest.force_remove_source_branch),
+            diff_head_sha: mergeRequest.diff_head_sha,
+            merge_commit_sha: null,
+            created_at: mergeRequest.created_at ?? at,
+            updated_at: mergeRequest.updated_at ?? at,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow(),
+      );
+      await countMergeRequests(db, mergeRequest.project_id, "opened", 1);
+      return toMergeRequest(row);
+    });
+  }
+
+  /** Applies an edit; undefined when there is no such merge request. */
+  async update(id: number, patch: MergeRequestPatch): Promise<MergeRequest | undefined> {
+    const values = { ...storedFlags(definedOnly(patch)), updated_at: patch.updated_at ?? now() };
+    const row = await guardUnique(() =>
+      this.db
+        .updateTable("merge_requests")
+        .set(values)
+        .where("id", "=", id)
+        .returningAll()
+        .executeTakeFirst(),
+    );
+    return row && toMergeRequest(row);
+  }
+
+  /**
+   * Moves a merge request from state `from` to `to` (the domain's state machine says which moves
+   * exist), with `patch` (the merge commit of a merge, say), and keeps the project's counters, in
+   * one transaction. Undefined when it is missing or no longer in `from`: of two concurrent merges
+   * one gets the merge request, the other undefined. UniqueViolation when a reopen would make a
+   * second open one for the same branches.
+   */
+  async setState(
+    id: number,
+    from: MergeRequestState,
+    to: MergeRequestState,
+    patch: MergeRequestPatch = {},
+  ): Promise<MergeRequest | undefined> {
+    return atomically(this.db, async (db) => {
+      const before = storedState(from);
+      const values = {
+        ...storedFlags(definedOnly(patch)),
+        ...storedState(to),
+        updated_at: patch.updated_at ?? now(),
+      };
+      const row = await guardUnique(() =>
+        db
+          .updateTable("merge_requests")
+          .set(values)
+          .where("id", "=", id)
+          .where("state", "=", before.state)
+          .where("reopened", "=", before.reopened)
+          .returningAll()
+          .executeTakeFirst(),
+      );
+      if (!row) return undefined;
+      await countMergeRequests(db, row.project_id, from, -1);
+      await countMergeRequests(db, row.project_id, to, 1);
+      return toMergeRequest(row);
+    });
+  }
+
+  /**
+   * Deletes a merge request with its notes, label links, todos and subscriptions, and uncounts it,
+   * in one transaction. Its iid is not given out again. True if it existed.
+   */
+  async delete(id: number): Promise<boolean> {
+    return atomically(this.db, async (db) => {
+      const row = await db
+        .deleteFrom("merge_requests")
+        .where("id", "=", id)
+        .returning(["project_id", "state", "reopened"])
+        .executeTakeFirst();
+      if (!row) return false;
+      await deleteDependents(db, "MergeRequest", id);
+      await countMergeRequests(db, row.project_id, rowState(row) as MergeRequestState, -1);
+      return true;
+    });
+  }
+
+  /** How many merge requests a project has in each state, from its counters. */
+  async counts(projectId: number): Promise<MergeRequestCounts> {
+    const row = await this.db
+      .selectFrom("projects")
+      .select(["open_merge_requests_count", "closed_merge_requests_count", "merged_merge_requests_count"])
+      .where("id", "=", projectId)
+      .executeTakeFirst();
+    return {
+      opened: Number(row?.open_merge_requests_count ?? 0),
+      closed: Number(row?.closed_merge_requests_count ?? 0),
+      merged: Number(row?.merged_merge_requests_count ?? 0),
+    };
+  }
+
+  /**
+   * One page of merge requests from a scope, filtered and ordered. The total comes from the
+   * project's counters when the list is one project's merge requests filtered by state alone, else
+   * it is counted up to COUNT_LIMIT (null beyond).
+   */
+  async list(
+    scope: IssuableScope,
+    filter: MergeRequestFilter,
+    order: IssuableOrder,
+    page: PageRequest,
+  ): Promise<Page<MergeRequest>> {
+    const conditions = await issuableConditions(
+      this.db,
+      "merge_requests",
+      scope,
+      filter,
+      MERGE_REQUEST_STATES,
+    );
+    if (conditions === null) return { items: [], page: page.page, perPage: page.perPage, total: 0 };
+    let query = this.db.selectFrom("merge_requests").selectAll();
+    for (const condition of conditions) query = query.where(condition);
+    if (filter.sourceBranch !== undefined) query = query.where("source_branch", "=", filter.sourceBranch);
+    if (filter.targetBranch !== undefined) query = query.where("target_branch", "=", filter.targetBranch);
+    query = ordered(query, order);
+    const unfiltered =
+      scope.kind === "project" &&
+      !narrowedBeyondStates(filter) &&
+      filter.sourceBranch === undefined &&
+      filter.targetBranch === undefined;
+    const known = unfiltered
+      ? countedTotal(await this.counts(scope.projectId), filter.states ?? MERGE_REQUEST_STATES)
+      : null;
+    const { rows, total } = await paginate(this.db, query, page, "capped", {
+      total: known ?? undefined,
+      rows: (limit, offset) =>
+        offset < DEFERRED_JOIN_OFFSET
+          ? query.limit(limit).offset(offset).execute()
+          : ordered(
+              this.db
+                .selectFrom("merge_requests")
+                .selectAll()
+                .where(
+                  "id",
+                  "in",
+                  query.clearSelect().select("merge_requests.id").limit(limit).offset(offset),
+                ),
+              order,
+            ).execute(),
+    });
+    return { items: rows.map(toMergeRequest), page: page.page, perPage: page.perPage, total };
+  }
+}
+
+/** The query in the list's order, ties broken by id in the same direction. */
+function ordered<O>(
+  query: SelectQueryBuilder<Database, "merge_requests", O>,
+  order: IssuableOrder,
+): SelectQueryBuilder<Database, "merge_requests", O> {
+  const sorted = query.orderBy(order.by, order.direction);
+  return order.by === "id" ? sorted : sorted.orderBy("id", order.direction);
+}
+
+/** The number of merge requests in `states` from the counters, or null when they cannot tell. */
+function countedTotal(counts: MergeRequestCounts, states: readonly MergeRequestState[]): number | null {
+  const wanted = new Set(states);
+  if (wanted.has("opened") !== wanted.has("reopened")) return null;
+  return (
+    (wanted.has("opened") ? counts.opened : 0) +
+    (wanted.has("closed") ? counts.closed : 0) +
+    (wanted.has("merged") ? counts.merged : 0)
+  );
+}
+
+/** Adds `delta` to the project's counter of merge requests in `state`. */
+async function countMergeRequests(
+  db: Kysely<Database>,
+  projectId: number,
+  state: MergeRequestState,
+  delta: number,
+) {
+  const column = COUNTERS[state];
+  await db
+    .updateTable("projects")
+    .set({ [column]: sql`${sql.ref(column)} + ${delta}` })
+    .where("id", "=", projectId)
+    .execute();
+}
