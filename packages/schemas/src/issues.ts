@@ -1,3 +1,4 @@
+import { ISSUE_STATE_EVENTS, ISSUE_STATES } from "@kiln/domain";
 import { z } from "zod";
 import { GroupRef } from "./groups.js";
 import {
@@ -22,7 +23,7 @@ export const IssueStateFilter = z.enum(["opened", "closed", "all"]);
 export type IssueStateFilter = z.infer<typeof IssueStateFilter>;
 
 /** The transitions an issue edit can ask for (`state_event`). */
-export const IssueStateEvent = z.enum(["close", "reopen"]);
+export const IssueStateEvent = z.enum(ISSUE_STATE_EVENTS);
 export type IssueStateEvent = z.infer<typeof IssueStateEvent>;
 
 /** The filters and order every issue list takes; `milestone` is a milestone's title. */
@@ -97,7 +98,7 @@ export type MoveIssueInput = z.infer<typeof MoveIssueInput>;
 // --------------------------------------------------------------------------------------- output
 
 /** An issue's state: reopening answers `reopened`, not `opened`, as GitLab 8.x does. */
-export const IssueState = z.enum(["opened", "reopened", "closed"]);
+export const IssueState = z.enum(ISSUE_STATES);
 export type IssueState = z.infer<typeof IssueState>;
 
 /**

@@ -5,7 +5,6 @@ import {
   DeleteLabelInput,
   LabelJson,
   LabelSubscriptionInput,
-  labelTitleProblem,
   UpdateLabelInput,
 } from "./labels.js";
 
@@ -95,12 +94,6 @@ describe("other label inputs", () => {
     expect(DeleteLabelInput.parse({ id: 5, name: "bug" })).toEqual({ id: 5, name: "bug" });
     expect(LabelSubscriptionInput.parse({ id: 5, label_id: 9 })).toEqual({ id: 5, label_id: 9 });
     expect(LabelSubscriptionInput.parse({ id: 5, label_id: "bug" })).toEqual({ id: 5, label_id: "bug" });
-  });
-
-  it("labelTitleProblem allows what GitLab allows", () => {
-    expect(labelTitleProblem("needs review?")).toBeNull();
-    expect(labelTitleProblem("a&b")).toBeNull();
-    expect(labelTitleProblem("x".repeat(256))).toBe("is too long (maximum is 255 characters)");
   });
 });
 

@@ -1,25 +1,13 @@
+import { labelColorProblem, labelTitleProblem } from "@kiln/domain";
 import { z } from "zod";
 import { requireOneOf } from "./issuables.js";
-import { Id } from "./primitives.js";
+import { Id, ruled } from "./primitives.js";
 import { ProjectRef } from "./projects.js";
 
 // ---------------------------------------------------------------------------------------- input
 
-/**
- * Why a label title is unacceptable, or null. GitLab stores the name as `title` and forbids commas,
- * because `labels` parameters are comma-separated lists of titles.
- */
-export function labelTitleProblem(title: string): string | null {
-  if (title.trim().length === 0) return "can't be blank";
-  if (title.length > 255) return "is too long (maximum is 255 characters)";
-  if (title.includes(",")) return "is invalid";
-  return null;
-}
-
 /** A label colour: `#` and 3 or 6 hex digits, as GitLab's colour validator allows. */
-export const LabelColor = z
-  .string()
-  .regex(/^#(?:[0-9a-f]{3}){1,2}$/i, { error: "must be a valid color code" });
+export const LabelColor = ruled(labelColorProblem);
 
 /**
  * A label priority as sent: an integer of 0 or more, or `""` / null to remove it (a query string

@@ -1,3 +1,4 @@
+import { MERGE_REQUEST_STATE_EVENTS, MERGE_REQUEST_STATES, MERGE_STATUSES } from "@kiln/domain";
 import { z } from "zod";
 import { IidList, IssuableFields, IssuableOrderParams, IssuableTitle } from "./issuables.js";
 import { ExternalIssueJson, IssueJson } from "./issues.js";
@@ -24,7 +25,7 @@ export const MergeRequestStateFilter = z.enum(["opened", "closed", "merged", "al
 export type MergeRequestStateFilter = z.infer<typeof MergeRequestStateFilter>;
 
 /** The transitions a merge request edit can ask for; GitLab accepts `merge` and ignores it. */
-export const MergeRequestStateEvent = z.enum(["close", "reopen", "merge"]);
+export const MergeRequestStateEvent = z.enum(MERGE_REQUEST_STATE_EVENTS);
 export type MergeRequestStateEvent = z.infer<typeof MergeRequestStateEvent>;
 
 /** `GET /projects/:id/merge_requests`: all states unless asked, newest first. */
@@ -115,11 +116,11 @@ export type CreateMergeRequestCommentInput = z.infer<typeof CreateMergeRequestCo
  * A merge request's state. Reopening answers `reopened`. GitLab's transient `locked` never shows:
  * Kiln merges with a compare-and-swap of the target ref instead of locking the merge request.
  */
-export const MergeRequestState = z.enum(["opened", "reopened", "closed", "merged"]);
+export const MergeRequestState = z.enum(MERGE_REQUEST_STATES);
 export type MergeRequestState = z.infer<typeof MergeRequestState>;
 
 /** Whether the source merges cleanly into the target; `unchecked` until computed after a change. */
-export const MergeStatus = z.enum(["can_be_merged", "cannot_be_merged", "unchecked"]);
+export const MergeStatus = z.enum(MERGE_STATUSES);
 export type MergeStatus = z.infer<typeof MergeStatus>;
 
 /**

@@ -1,3 +1,4 @@
+import { TODO_STATES, TODO_TARGET_TYPES } from "@kiln/domain";
 import { z } from "zod";
 import { IssueJson } from "./issues.js";
 import { MergeRequestJson } from "./merge-requests.js";
@@ -16,11 +17,11 @@ export const TodoAction = z.enum(["assigned", "mentioned", "build_failed", "mark
 export type TodoAction = z.infer<typeof TodoAction>;
 
 /** A todo's state: `pending` until done (by the user, or when its target is closed or merged). */
-export const TodoState = z.enum(["pending", "done"]);
+export const TodoState = z.enum(TODO_STATES);
 export type TodoState = z.infer<typeof TodoState>;
 
 /** What a todo is about, by GitLab's class name. */
-export const TodoTargetType = z.enum(["Issue", "MergeRequest"]);
+export const TodoTargetType = z.enum(TODO_TARGET_TYPES);
 export type TodoTargetType = z.infer<typeof TodoTargetType>;
 
 /** `GET /todos`: the caller's todos, newest first; with no filter, the pending ones. */
