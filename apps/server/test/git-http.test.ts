@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { ProjectJson } from "@kiln/schemas";
-import { createUser, type TestUser } from "@kiln/testkit";
+import { createUser, repositoryPath, type TestUser } from "@kiln/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GitClient, gitClient, repoUrl } from "./git-client.js";
 import { createRoleCast, ROLES, type Role, type RoleCast } from "./project-roles.js";
@@ -84,6 +84,24 @@ function gitProcessesUnder(pid: number): number[] {
     return false;
   };
   return [...names].filter(([id, name]) => name.startsWith("git") && under(id)).map(([id]) => id);
+}
+
+/**
+ * Makes a repository's ref files look untouched for a while, as between the pushes of a real
+ * project: Kiln remembers a ref listing only once the refs' mtimes are two seconds old.
+ */
+function settleRefs(gitDir: string): void {
+  const past = new Date(Date.now() - 10_000);
+  for (const name of ["HEAD", "packed-refs", "config"]) {
+    if (existsSync(join(gitDir, name))) utimesSync(join(gitDir, name), past, past);
+  }
+  const walk = (dir: string): void => {
+    utimesSync(dir, past, past);
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(dir, entry.name));
+    }
+  };
+  walk(join(gitDir, "refs"));
 }
 
 const basic = (username: string, secret: string) =>
@@ -280,6 +298,61 @@ onEachDatabase("git over HTTP", (ctx) => {
       expect(res.status).toBe(200);
       expect(res.headers["content-type"]).toBe("application/x-git-upload-pack-result");
       expect(res.body).toContain(`${masterHead} refs/heads/master`);
+    });
+
+    it("lists the refs the API just changed, and a remembered listing only to who may read it", async () => {
+      const project = cast.private;
+      const gitDir = repositoryPath(ctx().server, project.id);
+      const api = (method: string, path: string, json?: Record<string, unknown>) =>
+        ctx().api({
+          method,
+          path: `/projects/${project.id}/repository${path}`,
+          token: ctx().root.token,
+          json,
+        });
+      const listing = async (user: TestUser = person("owner")) =>
+        client.ok(["-c", "protocol.version=2", "ls-remote", "--symref", url(project, user)]);
+      /** Lists twice with the refs settled: the second answer comes from memory. */
+      const remembered = async () => {
+        settleRefs(gitDir);
+        const first = await listing();
+        expect(await listing()).toBe(first);
+        return first;
+      };
+
+      expect(await remembered()).toContain(`${masterHead}\trefs/heads/master`);
+      expect((await api("POST", "/branches", { branch_name: "listed-topic", ref: "master" })).status).toBe(
+        200,
+      );
+      expect(await listing()).toContain(`${masterHead}\trefs/heads/listed-topic`);
+
+      await remembered();
+      expect((await api("POST", "/tags", { tag_name: "listed-tag", ref: "master" })).status).toBe(201);
+      expect(await listing()).toContain(`${masterHead}\trefs/tags/listed-tag`);
+
+      await remembered();
+      expect((await api("DELETE", "/branches/listed-topic")).status).toBe(200);
+      expect(await api("DELETE", "/tags/listed-tag")).toMatchObject({ status: 200 });
+      const after = await listing();
+      expect(after).not.toContain("listed-topic");
+      expect(after).not.toContain("listed-tag");
+
+      // The owner's listing is in memory: it reaches nobody the project is hidden from.
+      await remembered();
+      expect((await client.run(["ls-remote", url(project, person("guest"))])).stderr).toContain(
+        `remote: ${DENIED.download}`,
+      );
+      expect((await client.run(["ls-remote", url(project, person("outsider"))])).stderr).toMatch(
+        /repository '.*' not found/,
+      );
+      expect((await client.run(["ls-remote", url(project)])).stderr).toMatch(AUTH_FAILED);
+      const anonymous = await raw(ctx().server.url, `/${project.path_with_namespace}.git/git-upload-pack`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-git-upload-pack-request", "Git-Protocol": "version=2" },
+        body: Buffer.from("0014command=ls-refs\n00010000"),
+      });
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.body).not.toContain("refs/heads");
     });
   });
 

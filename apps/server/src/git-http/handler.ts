@@ -136,7 +136,10 @@ export function createGitHttpHandler(options: GitHttpOptions): GitHttpHandler {
         cacheCapabilities: true,
       });
     }
-    if (service === "git-upload-pack") return serviceRpc(gitDir, service, req, res, { signal });
+    if (service === "git-upload-pack") {
+      // Authorized above: a listing served from memory is one this caller may read.
+      return serviceRpc(gitDir, service, req, res, { signal, cacheRefListings: true });
+    }
     const held = new HeldResponse(res);
     try {
       const result = await serviceRpc(gitDir, service, req, held, {

@@ -5,8 +5,10 @@ import { appliedUpdates } from "../push/applied.js";
 import type { PushGate, PushSession } from "../push/gate.js";
 import { ReportStatusReader } from "../push/report-status.js";
 import type { AuthorizePush, PushOutcome } from "../push/types.js";
-import { decodeBody } from "./body.js";
+import { BodyError, decodeBody } from "./body.js";
 import { checkGitDir, configArgs } from "./git-args.js";
+import { MAX_LISTING_BYTES, refListingCache, refsFingerprint } from "./ref-listings.js";
+import { readRequestStart } from "./request-start.js";
 import {
   type GitService,
   NO_CACHE_HEADERS,
@@ -14,8 +16,15 @@ import {
   resultContentType,
   sanitizeGitProtocol,
   serviceCommand,
+  wantsProtocolV2,
 } from "./service.js";
-import { type GitHttpResponse, type GitHttpResult, streamGit } from "./stream.js";
+import {
+  type GitHttpFailure,
+  type GitHttpResponse,
+  type GitHttpResult,
+  type StreamGitRun,
+  streamGit,
+} from "./stream.js";
 
 /** Default time limit of one upload-pack or receive-pack exchange. */
 export const DEFAULT_RPC_TIMEOUT_MS = 10 * 60_000;
@@ -49,6 +58,13 @@ export interface ServiceRpcOptions {
   gitConfig?: Readonly<Record<string, string>>;
   /** Required for `git-receive-pack`: every push goes through the gate. */
   push?: PushAuthorization;
+  /**
+   * Serve a protocol v2 `ls-refs` request from memory when git answered the same request for
+   * the same repository, settings and `Git-Protocol`, and the repository's refs have not changed
+   * since (`RefListingCache` in `ref-listings.ts`), instead of starting git: a no-op fetch then
+   * starts no git at all. Other requests (`fetch`, protocol v0, receive-pack) always run git.
+   */
+  cacheRefListings?: boolean;
 }
 
 /** How a POST to a service ended; for a receive-pack, with what the push did. */
@@ -98,24 +114,98 @@ export async function serviceRpc(
   const report = session ? new ReportStatusReader() : undefined;
   const protocol = sanitizeGitProtocol(req.headers["git-protocol"]);
   const strict = command === "upload-pack" ? ["--strict"] : [];
+  const run: StreamGitRun = {
+    args: [...(session?.gitArgs ?? []), ...config, command, "--stateless-rpc", ...strict, gitDir],
+    env: { ...session?.env, GIT_PROTOCOL: protocol },
+    timeoutMs: options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS,
+    signal: options.signal,
+    res,
+    headers: { ...NO_CACHE_HEADERS, "Content-Type": resultContentType(service) },
+    body,
+    onOutput: report ? (chunk) => report.push(chunk) : undefined,
+  };
   let result: ServiceRpcResult;
   try {
-    result = await streamGit({
-      args: [...(session?.gitArgs ?? []), ...config, command, "--stateless-rpc", ...strict, gitDir],
-      env: { ...session?.env, GIT_PROTOCOL: protocol },
-      timeoutMs: options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS,
-      signal: options.signal,
-      res,
-      headers: { ...NO_CACHE_HEADERS, "Content-Type": resultContentType(service) },
-      body,
-      onOutput: report ? (chunk) => report.push(chunk) : undefined,
-    });
+    result =
+      options.cacheRefListings && command === "upload-pack" && wantsProtocolV2(protocol)
+        ? await uploadPackV2(gitDir, run, [protocol ?? "", ...config])
+        : await streamGit(run);
   } finally {
     session?.close();
     releaseRequest(req, res);
   }
   if (session) result.push = await outcome(gitDir, session, report?.result());
   return result;
+}
+
+/**
+ * A protocol v2 upload-pack request with {@link ServiceRpcOptions.cacheRefListings}: an
+ * `ls-refs` is read whole and answered from the cache when the refs fingerprint, the settings
+ * and the request's bytes match, else by git (fed the bytes read), whose answer is then
+ * remembered. Anything else streams to git as usual, the bytes read first.
+ */
+async function uploadPackV2(
+  gitDir: string,
+  run: StreamGitRun,
+  settings: readonly string[],
+): Promise<GitHttpResult> {
+  const started = Date.now();
+  const body = run.body!;
+  const start = await readRequestStart(body, { timeoutMs: run.timeoutMs, signal: run.signal, res: run.res });
+  if (start.kind === "failed") return failed(run.res, start.failure, start.error?.message);
+  if (body.errored) {
+    // Failed after the start was read, before git could see it.
+    const error =
+      body.errored instanceof BodyError ? body.errored : new BodyError("malformed", String(body.errored));
+    return failed(run.res, error.reason === "too_large" ? "too_large" : "bad_body", error.message);
+  }
+  const timeoutMs = Math.max(1, run.timeoutMs - (Date.now() - started));
+  if (start.kind === "other") {
+    return streamGit({ ...run, timeoutMs, input: start.head, body: start.ended ? undefined : body });
+  }
+  const { request } = start;
+  const fingerprint = await refsFingerprint(gitDir);
+  // JSON keeps the settings apart from the request bytes (latin1: one character per byte).
+  const key = `${JSON.stringify(settings)}\n${request.toString("latin1")}`;
+  const cached = fingerprint && refListingCache.get(gitDir, fingerprint.value, key);
+  if (cached) {
+    if (run.res.destroyed) return { ok: false, failure: "disconnected", exitCode: null, stderr: "" };
+    run.res.writeHead(200, { ...run.headers, "Content-Length": cached.length });
+    run.res.end(cached);
+    return { ok: true, exitCode: 0, stderr: "" };
+  }
+  // A request naming its session (transfer.advertiseSID) never comes twice: not worth keeping.
+  const remember = fingerprint?.settled === true && !key.includes("session-id=");
+  const output: Buffer[] = [];
+  let outputBytes = 0;
+  const result = await streamGit({
+    ...run,
+    timeoutMs,
+    input: request,
+    body: undefined,
+    onOutput: remember
+      ? (chunk) => {
+          outputBytes += chunk.length;
+          if (outputBytes <= MAX_LISTING_BYTES) output.push(chunk);
+        }
+      : undefined,
+  });
+  if (remember && result.ok && outputBytes <= MAX_LISTING_BYTES) {
+    refListingCache.set(gitDir, fingerprint.value, key, Buffer.concat(output, outputBytes));
+  }
+  return result;
+}
+
+/** Answers a request that ended before git started (nothing is written to a client that left). */
+function failed(res: GitHttpResponse, failure: GitHttpFailure, message: string | undefined): GitHttpResult {
+  if (!res.headersSent && !res.destroyed) {
+    const status =
+      failure === "too_large" ? 413 : failure === "bad_body" ? 400 : failure === "timeout" ? 504 : 500;
+    const text = message ?? (failure === "timeout" ? "request timed out" : "request failed");
+    res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
+    res.end(`${text}\n`);
+  }
+  return { ok: false, failure, exitCode: null, stderr: "" };
 }
 
 async function outcome(

@@ -25,7 +25,7 @@ let head: string;
 
 beforeAll(async () => {
   box = await sandbox();
-  server = await startServer(box);
+  server = await startServer(box, { cacheRefListings: true }); // as Kiln's server runs it
   await bareRepo(box, "project");
   source = await workTree(box, "source", 5);
   head = await gitOk(box, ["rev-parse", "HEAD"], source);

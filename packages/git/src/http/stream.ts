@@ -50,7 +50,12 @@ export interface StreamGitRun {
   headers: OutgoingHttpHeaders;
   /** Bytes to send before git's own output. */
   prefix?: Buffer | undefined;
-  /** The decoded request body, piped to git's standard input (else stdin is closed at once). */
+  /** Bytes of the request body already read, written to git's standard input first. */
+  input?: Buffer | undefined;
+  /**
+   * The (rest of the) decoded request body, piped to git's standard input after `input`; without
+   * it, stdin is closed once `input` is written.
+   */
   body?: Readable | undefined;
   /** Sees every chunk of git's output as it streams (report-status parsing). */
   onOutput?: ((chunk: Buffer) => void) | undefined;
@@ -110,6 +115,7 @@ export function streamGit(run: StreamGitRun): Promise<GitHttpResult> {
 
   const stdin = child.stdin!;
   stdin.on("error", () => undefined); // git may stop reading early (EPIPE): its exit code decides
+  if (run.input && run.input.length > 0) stdin.write(run.input);
   if (run.body) {
     run.body.on("error", (error) => {
       bodyError = error instanceof BodyError ? error : new BodyError("malformed", String(error));

@@ -132,9 +132,13 @@ const ROUTE = /^\/([A-Za-z0-9_-]+)\.git\/(info\/refs|git-upload-pack|git-receive
 
 /**
  * Starts a node:http server on loopback that routes `/<name>.git/info/refs`, `…/git-upload-pack`
- * and `…/git-receive-pack` for the sandbox's repositories to advertiseRefs and serviceRpc.
+ * and `…/git-receive-pack` for the sandbox's repositories to advertiseRefs and serviceRpc. Every
+ * POST gets `defaults` (under the test's `rpcOptions`): Kiln's server turns `cacheRefListings` on.
  */
-export async function startServer(box: Sandbox): Promise<TestServer> {
+export async function startServer(
+  box: Sandbox,
+  defaults: Omit<ServiceRpcOptions, "push"> = {},
+): Promise<TestServer> {
   const gate = new PushGate({ runtimeDir: box.root });
   const pending: Promise<unknown>[] = [];
   const state: TestServer = {
@@ -173,6 +177,7 @@ export async function startServer(box: Sandbox): Promise<TestServer> {
       match[2] === "info/refs"
         ? advertiseRefs(gitDir, service, res, { gitProtocol: req.headers["git-protocol"] })
         : serviceRpc(gitDir, service, req, res, {
+            ...defaults,
             ...state.rpcOptions,
             ...(service === "git-receive-pack"
               ? { push: { gate, authorize: (updates, context) => state.authorize(updates, context) } }
