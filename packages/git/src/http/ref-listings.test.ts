@@ -286,7 +286,7 @@ describe("ls-refs served from memory", () => {
       await serverGit(["symbolic-ref", "HEAD", "refs/heads/main"]);
       await serverGit(["tag", "v1", "main~1"]);
     }
-  });
+  }, 90_000); // many git runs in one test: slow when CI runs every package at once
 
   it("remembers nothing while the refs' last change is too recent to be sure of the next", async () => {
     await settle(repo);
