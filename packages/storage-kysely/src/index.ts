@@ -40,14 +40,13 @@ export type { GroupFields } from "./stores/namespaces.js";
 export type { NewNote, Noteable, NoteStore } from "./stores/notes.js";
 export type { ShareWithGroup } from "./stores/project-links.js";
 export type {
-  NewProject,
   ProjectFilter,
   ProjectOrder,
   ProjectOrderColumn,
-  ProjectPatch,
   ProjectReader,
   ProjectScope,
-} from "./stores/projects.js";
+} from "./stores/project-scopes.js";
+export type { NewProject, ProjectPatch } from "./stores/projects.js";
 export type { ProtectedBranchStore, ProtectionFlags } from "./stores/protected-branches.js";
 export type { Subscribable, SubscriptionStore } from "./stores/subscriptions.js";
 export type { NewTodo, TodoFilter, TodoStore, TodoTarget } from "./stores/todos.js";

@@ -2,7 +2,7 @@ import { AccessLevel, Visibility } from "@kiln/domain";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ALL, BY_ID, createAccount, createGroup, createProject, ids } from "./__tests__/fixtures.js";
 import type { OpenDatabase } from "./connect.js";
-import type { ProjectFilter, ProjectOrder, ProjectScope } from "./stores/projects.js";
+import type { ProjectFilter, ProjectOrder, ProjectScope } from "./stores/project-scopes.js";
 import { Stores } from "./stores.js";
 import { testDialects } from "./testing.js";
 

@@ -7,7 +7,8 @@ import {
   Visibility,
 } from "@kiln/domain";
 import type { GroupFields } from "../stores/namespaces.js";
-import type { NewProject, ProjectOrder } from "../stores/projects.js";
+import type { ProjectOrder } from "../stores/project-scopes.js";
+import type { NewProject } from "../stores/projects.js";
 import type { NewUser } from "../stores/users.js";
 import type { Stores } from "../stores.js";
 

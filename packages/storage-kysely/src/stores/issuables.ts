@@ -2,7 +2,7 @@ import type { SortDirection } from "@kiln/domain";
 import { type Kysely, type RawBuilder, type SqlBool, sql } from "kysely";
 import type { Database, StoredIssuableState } from "../database.js";
 import { containsIgnoringCase } from "../queries.js";
-import { type ProjectReader, readableProjectIds } from "./projects.js";
+import { type ProjectReader, readableProjectIds } from "./project-scopes.js";
 
 // What issues and merge requests share in storage: the stored form of their state, the filters of
 // their lists, and the rows that hang off them by type and id (notes, label links, todos and
@@ -212,4 +212,69 @@ export async function deleteDependents(db: Kysely<Database>, type: IssuableType,
     .where("subscribable_type", "=", type)
     .where("subscribable_id", "=", id)
     .execute();
+}
+
+/** The project column that counts an issuable of each table in each state. */
+const COUNTERS = {
+  issues: { opened: "open_issues_count", reopened: "open_issues_count", closed: "closed_issues_count" },
+  merge_requests: {
+    opened: "open_merge_requests_count",
+    reopened: "open_merge_requests_count",
+    closed: "closed_merge_requests_count",
+    merged: "merged_merge_requests_count",
+  },
+} as const satisfies Record<IssuableTable, Partial<Record<IssuableState, string>>>;
+
+const TYPES: Record<IssuableTable, IssuableType> = { issues: "Issue", merge_requests: "MergeRequest" };
+
+/**
+ * Adds `delta` to the project's counter of `table` rows in `state`. Call it in the transaction of
+ * the change it counts, so that unfiltered list totals never need a `COUNT(*)`.
+ */
+export async function countIssuable(
+  db: Kysely<Database>,
+  table: IssuableTable,
+  projectId: number,
+  state: IssuableState,
+  delta: number,
+): Promise<void> {
+  const column = (COUNTERS[table] as Partial<Record<IssuableState, string>>)[state];
+  if (column === undefined) throw new Error(`${table} have no state ${state}`);
+  await db
+    .updateTable("projects")
+    .set({ [column]: sql`${sql.ref(column)} + ${delta}` })
+    .where("id", "=", projectId)
+    .execute();
+}
+
+/** Moves one issuable's count from state `from` to `to`. */
+export async function recountState(
+  db: Kysely<Database>,
+  table: IssuableTable,
+  projectId: number,
+  from: IssuableState,
+  to: IssuableState,
+): Promise<void> {
+  await countIssuable(db, table, projectId, from, -1);
+  await countIssuable(db, table, projectId, to, 1);
+}
+
+/**
+ * Deletes an issue or merge request with its notes, label links, todos and subscriptions, and
+ * uncounts it; run it in a transaction. Its iid is not given out again. True if it existed.
+ */
+export async function deleteIssuable(
+  db: Kysely<Database>,
+  table: IssuableTable,
+  id: number,
+): Promise<boolean> {
+  const row = await db
+    .deleteFrom(table)
+    .where("id", "=", id)
+    .returning(["project_id", "state", "reopened"])
+    .executeTakeFirst();
+  if (!row) return false;
+  await deleteDependents(db, TYPES[table], id);
+  await countIssuable(db, table, row.project_id, rowState(row), -1);
+  return true;
 }

@@ -11,12 +11,14 @@ import type { Database, IssuesTable } from "../database.js";
 import { atomically, DEFERRED_JOIN_OFFSET, definedOnly, flag, now, paginate } from "../queries.js";
 import { InternalIdStore } from "./internal-ids.js";
 import {
-  deleteDependents,
+  countIssuable,
+  deleteIssuable,
   type IssuableFilter,
   type IssuableOrder,
   type IssuableScope,
   issuableConditions,
   narrowedBeyondStates,
+  recountState,
   rowState,
   storedState,
 } from "./issuables.js";
@@ -152,7 +154,7 @@ export class IssueStore {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      await countIssues(db, issue.project_id, "opened", 1);
+      await countIssuable(db, "issues", issue.project_id, "opened", 1);
       return toIssue(row);
     });
   }
@@ -196,8 +198,7 @@ export class IssueStore {
         .returningAll()
         .executeTakeFirst();
       if (!row) return undefined;
-      await countIssues(db, row.project_id, from, -1);
-      await countIssues(db, row.project_id, to, 1);
+      await recountState(db, "issues", row.project_id, from, to);
       return toIssue(row);
     });
   }
@@ -207,17 +208,7 @@ export class IssueStore {
    * transaction. Its iid is not given out again. True if it existed.
    */
   async delete(id: number): Promise<boolean> {
-    return atomically(this.db, async (db) => {
-      const row = await db
-        .deleteFrom("issues")
-        .where("id", "=", id)
-        .returning(["project_id", "state", "reopened"])
-        .executeTakeFirst();
-      if (!row) return false;
-      await deleteDependents(db, "Issue", id);
-      await countIssues(db, row.project_id, rowState(row) as IssueState, -1);
-      return true;
-    });
+    return atomically(this.db, (db) => deleteIssuable(db, "issues", id));
   }
 
   /** How many issues a project has in each state, from its counters. */
@@ -299,14 +290,4 @@ function countedTotal(counts: IssueCounts, states: readonly IssueState[]): numbe
   const wanted = new Set(states);
   if (wanted.has("opened") !== wanted.has("reopened")) return null;
   return (wanted.has("opened") ? counts.opened : 0) + (wanted.has("closed") ? counts.closed : 0);
-}
-
-/** Adds `delta` to the project's counter of issues in `state`. */
-async function countIssues(db: Kysely<Database>, projectId: number, state: IssueState, delta: number) {
-  const column = state === "closed" ? "closed_issues_count" : "open_issues_count";
-  await db
-    .updateTable("projects")
-    .set({ [column]: sql`${sql.ref(column)} + ${delta}` })
-    .where("id", "=", projectId)
-    .execute();
 }

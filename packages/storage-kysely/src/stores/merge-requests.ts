@@ -12,12 +12,14 @@ import { guardUnique } from "../errors.js";
 import { atomically, DEFERRED_JOIN_OFFSET, definedOnly, flag, now, paginate } from "../queries.js";
 import { InternalIdStore } from "./internal-ids.js";
 import {
-  deleteDependents,
+  countIssuable,
+  deleteIssuable,
   type IssuableFilter,
   type IssuableOrder,
   type IssuableScope,
   issuableConditions,
   narrowedBeyondStates,
+  recountState,
   rowState,
   storedState,
 } from "./issuables.js";
@@ -98,13 +100,6 @@ export interface MergeRequestCounts {
   closed: number;
   merged: number;
 }
-
-const COUNTERS = {
-  opened: "open_merge_requests_count",
-  reopened: "open_merge_requests_count",
-  closed: "closed_merge_requests_count",
-  merged: "merged_merge_requests_count",
-} as const;
 
 /**
  * Merge requests: rows numbered per target project, their state counters, and lists. At most one
@@ -229,7 +224,7 @@ export class MergeRequestStore {
           .returningAll()
           .executeTakeFirstOrThrow(),
       );
-      await countMergeRequests(db, mergeRequest.project_id, "opened", 1);
+      await countIssuable(db, "merge_requests", mergeRequest.project_id, "opened", 1);
       return toMergeRequest(row);
     });
   }
@@ -279,8 +274,7 @@ export class MergeRequestStore {
           .executeTakeFirst(),
       );
       if (!row) return undefined;
-      await countMergeRequests(db, row.project_id, from, -1);
-      await countMergeRequests(db, row.project_id, to, 1);
+      await recountState(db, "merge_requests", row.project_id, from, to);
       return toMergeRequest(row);
     });
   }
@@ -290,17 +284,7 @@ export class MergeRequestStore {
    * in one transaction. Its iid is not given out again. True if it existed.
    */
   async delete(id: number): Promise<boolean> {
-    return atomically(this.db, async (db) => {
-      const row = await db
-        .deleteFrom("merge_requests")
-        .where("id", "=", id)
-        .returning(["project_id", "state", "reopened"])
-        .executeTakeFirst();
-      if (!row) return false;
-      await deleteDependents(db, "MergeRequest", id);
-      await countMergeRequests(db, row.project_id, rowState(row) as MergeRequestState, -1);
-      return true;
-    });
+    return atomically(this.db, (db) => deleteIssuable(db, "merge_requests", id));
   }
 
   /** How many merge requests a project has in each state, from its counters. */
@@ -388,19 +372,4 @@ function countedTotal(counts: MergeRequestCounts, states: readonly MergeRequestS
     (wanted.has("closed") ? counts.closed : 0) +
     (wanted.has("merged") ? counts.merged : 0)
   );
-}
-
-/** Adds `delta` to the project's counter of merge requests in `state`. */
-async function countMergeRequests(
-  db: Kysely<Database>,
-  projectId: number,
-  state: MergeRequestState,
-  delta: number,
-) {
-  const column = COUNTERS[state];
-  await db
-    .updateTable("projects")
-    .set({ [column]: sql`${sql.ref(column)} + ${delta}` })
-    .where("id", "=", projectId)
-    .execute();
 }

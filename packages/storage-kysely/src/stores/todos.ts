@@ -2,7 +2,7 @@ import type { Page, PageRequest, Todo, TodoAction, TodoState, TodoTargetType } f
 import { type Kysely, type Selectable, type SelectQueryBuilder, sql } from "kysely";
 import type { Database, TodosTable } from "../database.js";
 import { now, paginate } from "../queries.js";
-import { type ProjectReader, readableProjectIds } from "./projects.js";
+import { type ProjectReader, readableProjectIds } from "./project-scopes.js";
 
 const toTodo = (row: Selectable<TodosTable>): Todo => ({
   ...row,
