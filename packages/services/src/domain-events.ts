@@ -17,8 +17,41 @@ export interface PushEvent {
   totalCommits: number;
 }
 
+/** What happened to an issue or merge request (GitLab's hook `action`s, with `merge` for merge requests). */
+export type IssuableAction = "open" | "update" | "close" | "reopen" | "merge";
+
+/** An issue opened, changed, closed or reopened. */
+export interface IssueEvent {
+  kind: "issue";
+  action: Exclude<IssuableAction, "merge">;
+  projectId: number;
+  /** Who did it. */
+  userId: number;
+  issueId: number;
+}
+
+/** A merge request opened, changed, closed, reopened or merged. */
+export interface MergeRequestEvent {
+  kind: "merge_request";
+  action: IssuableAction;
+  /** The target project. */
+  projectId: number;
+  userId: number;
+  mergeRequestId: number;
+}
+
+/** A note written by a user on an issue or merge request. */
+export interface NoteEvent {
+  kind: "note";
+  projectId: number;
+  userId: number;
+  noteId: number;
+  noteableType: "Issue" | "MergeRequest";
+  noteableId: number;
+}
+
 /** Every domain event the services raise. */
-export type DomainEvent = PushEvent;
+export type DomainEvent = PushEvent | IssueEvent | MergeRequestEvent | NoteEvent;
 
 /** A consumer of domain events. */
 export type DomainEventListener = (event: DomainEvent) => void | Promise<void>;

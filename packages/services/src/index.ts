@@ -25,9 +25,14 @@ export {
   type DomainEvent,
   type DomainEventListener,
   DomainEvents,
+  type IssuableAction,
+  type IssueEvent,
+  type MergeRequestEvent,
+  type NoteEvent,
   type PushEvent,
 } from "./domain-events.js";
 export type { GroupDetail } from "./groups/detail.js";
+export type { IssuableParts, IssueView, MergeRequestView } from "./issuables/views.js";
 export { type Access, invoke, type Operation, type SignedInContext } from "./operation.js";
 export { auth } from "./operations/auth.js";
 export { BranchMessage, type BranchView, repositoryBranches } from "./operations/branches.js";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { type User, ZERO_SHA } from "@kiln/domain";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { forEachDialect, type Harness } from "../__tests__/harness.js";
-import type { DomainEvent } from "../domain-events.js";
+import type { PushEvent } from "../domain-events.js";
 import { type Caller, createCaller } from "../router.js";
 import { ServiceRuntime } from "../runtime.js";
 
@@ -37,9 +37,9 @@ function onDisk(h: Harness, dataDir: string) {
     singleProcess: false,
     dataDir,
   });
-  const events: DomainEvent[] = [];
+  const events: PushEvent[] = [];
   runtime.events.subscribe((event) => {
-    events.push(event);
+    if (event.kind === "push") events.push(event);
   });
   return {
     runtime,

@@ -1,0 +1,119 @@
+import type {
+  Issue,
+  Label,
+  MergeRequest,
+  Milestone,
+  Namespace,
+  Project,
+  SubscribableType,
+  User,
+} from "@kiln/domain";
+import type { Context } from "../context.js";
+
+/** What issues and merge requests show beside their own columns, loaded for a page at once. */
+export interface IssuableParts {
+  /** The project it belongs to and its namespace, for `web_url`. */
+  project: Project;
+  namespace: Namespace;
+  /** Null once the account is deleted (presented as GitLab's ghost user). */
+  author: User | null;
+  assignee: User | null;
+  milestone: Milestone | null;
+  /** Its labels, by title. */
+  labels: Label[];
+  /** The caller's subscription: their explicit choice, else whether they wrote it or are assigned to it. */
+  subscribed: boolean;
+  /** Notes written by users (system notes left out). */
+  userNotesCount: number;
+}
+
+/** Everything a v3 Issue answer shows. */
+export interface IssueView extends IssuableParts {
+  issue: Issue;
+}
+
+/** Everything a v3 Merge request answer shows. */
+export interface MergeRequestView extends IssuableParts {
+  mergeRequest: MergeRequest;
+}
+
+type IssuableRow = Pick<Issue, "id" | "project_id" | "author_id" | "assignee_id" | "milestone_id">;
+
+/**
+ * The parts of many issues or merge requests of one type, with a fixed number of queries whatever
+ * the page size. Rows whose project has vanished meanwhile are left out.
+ */
+async function issuableParts(
+  ctx: Context,
+  type: SubscribableType & ("Issue" | "MergeRequest"),
+  rows: readonly IssuableRow[],
+): Promise<Map<number, IssuableParts>> {
+  const parts = new Map<number, IssuableParts>();
+  if (rows.length === 0) return parts;
+  const { stores } = ctx.runtime;
+  const ids = rows.map((row) => row.id);
+  const userIds = rows.flatMap((row) => [row.author_id, row.assignee_id]).filter((id) => id !== null);
+  const milestoneIds = rows.flatMap((row) => (row.milestone_id === null ? [] : [row.milestone_id]));
+  const caller = ctx.actor?.user ?? null;
+  const [projects, users, milestones, labels, choices, notes] = await Promise.all([
+    stores.projects.findByIds(rows.map((row) => row.project_id)),
+    stores.users.findByIds(userIds),
+    stores.milestones.findByIds(milestoneIds),
+    stores.labels.labelsOf(type, ids),
+    caller ? stores.subscriptions.getMany(caller.id, type, ids) : new Map<number, boolean>(),
+    stores.notes.userNotesCounts(type, ids),
+  ]);
+  const namespaces = await stores.namespaces.findByIds([...projects.values()].map((p) => p.namespace_id));
+  for (const row of rows) {
+    const project = projects.get(row.project_id);
+    const namespace = project && namespaces.get(project.namespace_id);
+    if (!project || !namespace) continue;
+    const involved = caller !== null && (row.author_id === caller.id || row.assignee_id === caller.id);
+    parts.set(row.id, {
+      project,
+      namespace,
+      author: (row.author_id !== null && users.get(row.author_id)) || null,
+      assignee: (row.assignee_id !== null && users.get(row.assignee_id)) || null,
+      milestone: (row.milestone_id !== null && milestones.get(row.milestone_id)) || null,
+      labels: labels.get(row.id) ?? [],
+      subscribed: choices.get(row.id) ?? involved,
+      userNotesCount: notes.get(row.id) ?? 0,
+    });
+  }
+  return parts;
+}
+
+/** The views of many issues, in their order, with a fixed number of queries. */
+export async function issueViews(ctx: Context, issues: readonly Issue[]): Promise<IssueView[]> {
+  const parts = await issuableParts(ctx, "Issue", issues);
+  return issues.flatMap((issue) => {
+    const found = parts.get(issue.id);
+    return found ? [{ ...found, issue }] : [];
+  });
+}
+
+/** The view of one issue. */
+export async function issueView(ctx: Context, issue: Issue): Promise<IssueView> {
+  const [view] = await issueViews(ctx, [issue]);
+  if (!view) throw new Error(`issue ${issue.id} has no project`);
+  return view;
+}
+
+/** The views of many merge requests, in their order, with a fixed number of queries. */
+export async function mergeRequestViews(
+  ctx: Context,
+  mergeRequests: readonly MergeRequest[],
+): Promise<MergeRequestView[]> {
+  const parts = await issuableParts(ctx, "MergeRequest", mergeRequests);
+  return mergeRequests.flatMap((mergeRequest) => {
+    const found = parts.get(mergeRequest.id);
+    return found ? [{ ...found, mergeRequest }] : [];
+  });
+}
+
+/** The view of one merge request. */
+export async function mergeRequestView(ctx: Context, mergeRequest: MergeRequest): Promise<MergeRequestView> {
+  const [view] = await mergeRequestViews(ctx, [mergeRequest]);
+  if (!view) throw new Error(`merge request ${mergeRequest.id} has no project`);
+  return view;
+}
