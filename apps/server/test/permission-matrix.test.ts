@@ -533,8 +533,10 @@ onEachDatabase("permission matrix", (ctx) => {
     );
   });
 
+  // A state-changing row makes a fresh project (and repository) per cell: hundreds of requests and
+  // git processes, ~5 s alone and several times that under the whole suite's parallel load.
   for (const spec of projectRoutes) {
-    it(spec.route, async () => {
+    it(spec.route, { timeout: 120_000 }, async () => {
       await check(projectCells(spec));
     });
   }
@@ -808,7 +810,7 @@ onEachDatabase("permission matrix", (ctx) => {
   });
 
   for (const spec of groupRoutes) {
-    it(spec.route, async () => {
+    it(spec.route, { timeout: 120_000 }, async () => {
       await check(groupCells(spec));
     });
   }
