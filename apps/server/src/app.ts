@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { checkGitVersion, PushGate } from "@kiln/git";
 import { createRestHandler, type RestHandler } from "@kiln/rest-adapter";
-import { ensureRootUser, ServiceRuntime } from "@kiln/services";
+import { ensureRootUser, ServiceRuntime, watchMergeRequests } from "@kiln/services";
 import { migrateToLatest, type OpenDatabase, openDatabase, Stores } from "@kiln/storage-kysely";
 import { type Config, ConfigError } from "./config.js";
 import { ensureDataDir, loadOrCreateSecretKey } from "./data-dir.js";
@@ -62,6 +62,8 @@ export interface RunningServer {
  */
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   const { database, runtime } = await openBackend(config);
+  // Open merge requests are checked again whenever a branch they involve moves.
+  watchMergeRequests(runtime);
   const root = await ensureRootUser(runtime, config.rootPassword);
   if (root.created && root.generatedPassword) {
     log.warn(

@@ -5,7 +5,12 @@ import { repositoryFiles } from "./operations/files.js";
 import { groupMembers } from "./operations/group-members.js";
 import { groups } from "./operations/groups.js";
 import { projectHooks } from "./operations/hooks.js";
+import { issues } from "./operations/issues.js";
+import { labels } from "./operations/labels.js";
+import { mergeRequests } from "./operations/merge-requests.js";
+import { milestones } from "./operations/milestones.js";
 import { namespaces } from "./operations/namespaces.js";
+import { issueNotes, mergeRequestComments, mergeRequestNotes } from "./operations/notes.js";
 import { projectLinks } from "./operations/project-links.js";
 import { projectMembers } from "./operations/project-members.js";
 import { projects } from "./operations/projects.js";
@@ -14,6 +19,7 @@ import { session } from "./operations/session.js";
 import { settings } from "./operations/settings.js";
 import { sshKeys } from "./operations/ssh-keys.js";
 import { repositoryTags } from "./operations/tags.js";
+import { todos } from "./operations/todos.js";
 import { tokens } from "./operations/tokens.js";
 import { uploads } from "./operations/uploads.js";
 import { users } from "./operations/users.js";
@@ -25,8 +31,15 @@ export const appRouter = router({
   groups: router(proceduresOf(groups)),
   groupMembers: router(proceduresOf(groupMembers)),
   namespaces: router(proceduresOf(namespaces)),
+  mergeRequests: router(proceduresOf(mergeRequests)),
+  issueNotes: router(proceduresOf(issueNotes)),
+  mergeRequestNotes: router(proceduresOf(mergeRequestNotes)),
+  mergeRequestComments: router(proceduresOf(mergeRequestComments)),
   projects: router(proceduresOf(projects)),
   projectHooks: router(proceduresOf(projectHooks)),
+  issues: router(proceduresOf(issues)),
+  labels: router(proceduresOf(labels)),
+  milestones: router(proceduresOf(milestones)),
   projectLinks: router(proceduresOf(projectLinks)),
   projectMembers: router(proceduresOf(projectMembers)),
   repositoryBranches: router(proceduresOf(repositoryBranches)),
@@ -38,6 +51,7 @@ export const appRouter = router({
   settings: router(proceduresOf(settings)),
   sshKeys: router(proceduresOf(sshKeys)),
   tokens: router(proceduresOf(tokens)),
+  todos: router(proceduresOf(todos)),
   uploads: router(proceduresOf(uploads)),
   users: router(proceduresOf(users)),
 });

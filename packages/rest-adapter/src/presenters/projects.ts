@@ -10,8 +10,9 @@ import {
   Visibility,
 } from "@kiln/domain";
 import type { BasicProjectDetails, EventJson, MemberJson, NamespaceJson, ProjectJson } from "@kiln/schemas";
-import type { Member, ProjectView } from "@kiln/services";
+import type { Member, NoteView, ProjectView } from "@kiln/services";
 import type { PresentContext } from "../route.js";
+import { presentNote } from "./notes.js";
 import { presentUserBasic } from "./users.js";
 
 /** GitLab's notification level "global", the only one Kiln has. */
@@ -156,7 +157,7 @@ export function presentMember(
 
 /** An entry of a project's activity feed. */
 export function presentEvent(
-  { event, author }: { event: ProjectEvent; author: User | null },
+  { event, author, note }: { event: ProjectEvent; author: User | null; note?: NoteView | null },
   context: PresentContext,
 ): EventJson {
   return {
@@ -169,6 +170,8 @@ export function presentEvent(
     data: event.data ?? null,
     target_title: event.target_title,
     created_at: event.created_at,
+    // Comment events show their note here, between created_at and author (GitLab's order).
+    ...(note ? { note: presentNote(note, context) } : {}),
     author: author && presentUserBasic(author, context),
     author_username: author?.username ?? null,
   };

@@ -4,11 +4,17 @@ import { commitRoutes } from "./commits.js";
 import { fileRoutes } from "./files.js";
 import { groupRoutes, namespaceRoutes } from "./groups.js";
 import { hookRoutes } from "./hooks.js";
+import { issueRoutes } from "./issues.js";
+import { labelRoutes } from "./labels.js";
+import { mergeRequestRoutes } from "./merge-requests.js";
+import { milestoneRoutes } from "./milestones.js";
+import { noteRoutes } from "./notes.js";
 import { projectRoutes } from "./projects.js";
 import { repositoryRoutes } from "./repository.js";
 import { sessionRoutes } from "./session.js";
 import { settingsRoutes } from "./settings.js";
 import { tagRoutes } from "./tags.js";
+import { todoRoutes } from "./todos.js";
 import { uploadRoutes } from "./uploads.js";
 import { userRoutes } from "./users.js";
 
@@ -18,6 +24,11 @@ export const v3Routes: readonly Route[] = [
   ...userRoutes,
   ...projectRoutes,
   ...hookRoutes,
+  ...mergeRequestRoutes,
+  ...issueRoutes,
+  ...noteRoutes,
+  ...labelRoutes,
+  ...milestoneRoutes,
   ...commitRoutes,
   ...repositoryRoutes,
   ...branchRoutes,
@@ -27,4 +38,5 @@ export const v3Routes: readonly Route[] = [
   ...settingsRoutes,
   ...groupRoutes,
   ...namespaceRoutes,
+  ...todoRoutes,
 ];

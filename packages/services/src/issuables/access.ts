@@ -7,8 +7,10 @@ import {
   type ProjectAbility,
   type User,
 } from "@kiln/domain";
+import type { ConfidentialFilter, Stores } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
 import { accessTo, type ProjectAccess, requireProject } from "../projects/access.js";
+import type { ServiceRuntime } from "../runtime.js";
 
 /** An issue with the caller's view of its project. */
 export interface IssueAccess extends ProjectAccess {
@@ -30,6 +32,19 @@ export function mayReadIssue(access: ProjectAccess, issue: Issue, user: User | n
   if (!issue.confidential) return true;
   if (access.subject.isAdmin || access.subject.accessLevel >= AccessLevel.REPORTER) return true;
   return user !== null && (issue.author_id === user.id || issue.assignee_id === user.id);
+}
+
+/**
+ * Which confidential issues the caller may see in lists of `access`'s project, as the store's
+ * filter: undefined (all of them) for administrators and reporters and above, else only those
+ * they wrote or are assigned to (none for anonymous callers). Mirrors {@link mayReadIssue}.
+ */
+export function confidentialFilterFor(
+  access: ProjectAccess,
+  user: User | null,
+): ConfidentialFilter | undefined {
+  if (access.subject.isAdmin || access.subject.accessLevel >= AccessLevel.REPORTER) return undefined;
+  return { userId: user?.id ?? null };
 }
 
 /**
@@ -72,11 +87,19 @@ export async function requireMergeRequest(
 
 /**
  * How `user` (not the caller) sees `access`'s project: for deciding whom todos may reach. Built
- * from a context acting as that user.
+ * from a context acting as that user. Inside a transaction pass its `stores`: SQLite has one
+ * connection, which the transaction holds, so a read outside it would wait for it forever.
  */
-export async function accessOf(ctx: Context, access: ProjectAccess, user: User): Promise<ProjectAccess> {
+export async function accessOf(
+  ctx: Context,
+  access: ProjectAccess,
+  user: User,
+  stores: Stores = ctx.runtime.stores,
+): Promise<ProjectAccess> {
+  const runtime: ServiceRuntime =
+    stores === ctx.runtime.stores ? ctx.runtime : Object.create(ctx.runtime, { stores: { value: stores } });
   const asUser: Context = {
-    runtime: ctx.runtime,
+    runtime,
     actor: { user, method: ctx.actor?.method ?? "private_token", sudoBy: null },
     system: false,
   };

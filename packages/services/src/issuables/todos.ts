@@ -21,9 +21,9 @@ export type TodoSubject =
  * True when `user` may read the target: active, allowed to read the project, and for a
  * confidential issue among those who may read it.
  */
-async function mayRead(ctx: Context, subject: TodoSubject, user: User): Promise<boolean> {
+async function mayRead(ctx: Context, tx: Stores, subject: TodoSubject, user: User): Promise<boolean> {
   if (user.state !== "active") return false;
-  const access = await accessOf(ctx, subject.access, user);
+  const access = await accessOf(ctx, subject.access, user, tx);
   if (subject.type === "MergeRequest") return access.allows("read_merge_request");
   return mayReadIssue(access, subject.target, user);
 }
@@ -66,7 +66,7 @@ export async function assignedTodo(
 ): Promise<void> {
   if (assigneeId === null || assigneeId === by.id) return;
   const assignee = await tx.users.findById(assigneeId);
-  if (assignee && (await mayRead(ctx, subject, assignee))) {
+  if (assignee && (await mayRead(ctx, tx, subject, assignee))) {
     await createTodo(tx, subject, assignee.id, TodoAction.ASSIGNED, by.id);
   }
 }
@@ -89,7 +89,7 @@ export async function mentionTodos(
   const names = mentionedUsernames(text).filter((name) => !before.has(name.toLowerCase()));
   for (const name of names) {
     const user = await tx.users.findByUsername(name);
-    if (!user || user.id === by.id || !(await mayRead(ctx, subject, user))) continue;
+    if (!user || user.id === by.id || !(await mayRead(ctx, tx, subject, user))) continue;
     await createTodo(tx, subject, user.id, TodoAction.MENTIONED, by.id, options.noteId ?? null);
   }
 }

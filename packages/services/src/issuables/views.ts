@@ -39,6 +39,12 @@ export interface MergeRequestView extends IssuableParts {
 
 type IssuableRow = Pick<Issue, "id" | "project_id" | "author_id" | "assignee_id" | "milestone_id">;
 
+/** The project a page is known to come from (a project's list), so its views need not load it again. */
+export interface KnownProject {
+  project: Project;
+  namespace: Namespace;
+}
+
 /**
  * The parts of many issues or merge requests of one type, with a fixed number of queries whatever
  * the page size. Rows whose project has vanished meanwhile are left out.
@@ -47,6 +53,7 @@ async function issuableParts(
   ctx: Context,
   type: SubscribableType & ("Issue" | "MergeRequest"),
   rows: readonly IssuableRow[],
+  known?: KnownProject,
 ): Promise<Map<number, IssuableParts>> {
   const parts = new Map<number, IssuableParts>();
   if (rows.length === 0) return parts;
@@ -55,15 +62,20 @@ async function issuableParts(
   const userIds = rows.flatMap((row) => [row.author_id, row.assignee_id]).filter((id) => id !== null);
   const milestoneIds = rows.flatMap((row) => (row.milestone_id === null ? [] : [row.milestone_id]));
   const caller = ctx.actor?.user ?? null;
+  const ofKnown = known !== undefined && rows.every((row) => row.project_id === known.project.id);
   const [projects, users, milestones, labels, choices, notes] = await Promise.all([
-    stores.projects.findByIds(rows.map((row) => row.project_id)),
+    ofKnown
+      ? new Map([[known.project.id, known.project]])
+      : stores.projects.findByIds(rows.map((row) => row.project_id)),
     stores.users.findByIds(userIds),
     stores.milestones.findByIds(milestoneIds),
     stores.labels.labelsOf(type, ids),
     caller ? stores.subscriptions.getMany(caller.id, type, ids) : new Map<number, boolean>(),
     stores.notes.userNotesCounts(type, ids),
   ]);
-  const namespaces = await stores.namespaces.findByIds([...projects.values()].map((p) => p.namespace_id));
+  const namespaces = ofKnown
+    ? new Map([[known.namespace.id, known.namespace]])
+    : await stores.namespaces.findByIds([...projects.values()].map((p) => p.namespace_id));
   for (const row of rows) {
     const project = projects.get(row.project_id);
     const namespace = project && namespaces.get(project.namespace_id);
@@ -83,9 +95,16 @@ async function issuableParts(
   return parts;
 }
 
-/** The views of many issues, in their order, with a fixed number of queries. */
-export async function issueViews(ctx: Context, issues: readonly Issue[]): Promise<IssueView[]> {
-  const parts = await issuableParts(ctx, "Issue", issues);
+/**
+ * The views of many issues, in their order, with a fixed number of queries; `known` spares loading
+ * the project again when every issue is of it.
+ */
+export async function issueViews(
+  ctx: Context,
+  issues: readonly Issue[],
+  known?: KnownProject,
+): Promise<IssueView[]> {
+  const parts = await issuableParts(ctx, "Issue", issues, known);
   return issues.flatMap((issue) => {
     const found = parts.get(issue.id);
     return found ? [{ ...found, issue }] : [];

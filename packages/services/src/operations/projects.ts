@@ -9,6 +9,7 @@ import {
   UpdateProjectInput,
 } from "@kiln/schemas";
 import type { Context } from "../context.js";
+import { eventNotes } from "../notes/views.js";
 import { mutation, query, type SignedInContext } from "../operation.js";
 import { requireProject } from "../projects/access.js";
 import {
@@ -191,9 +192,11 @@ export const projects = {
     const authors = await ctx.runtime.stores.users.findByIds(
       page.items.flatMap((event) => event.author_id ?? []),
     );
+    const notes = await eventNotes(ctx.runtime.stores, page.items);
     return mapPage(page, (event) => ({
       event,
       author: event.author_id === null ? null : (authors.get(event.author_id) ?? null),
+      note: notes.get(event.id) ?? null,
     }));
   }),
 };

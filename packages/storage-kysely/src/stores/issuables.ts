@@ -73,8 +73,22 @@ export function narrowedBeyondStates(filter: IssuableFilter<IssuableState>): boo
 }
 
 /**
+ * How a one-project label filter reads `label_links`:
+ * - `list`: `id in (select target_id …)`. SQLite builds the label's whole list of ids once per
+ *   statement (about 4 ms for a label on 30,000 issues), then tests each row it walks cheaply.
+ *   Best for counts, which walk many rows, and for labels on few issues.
+ * - `page`: as `list` for a label on fewer than {@link COMMON_LABEL_LINKS} issues; for a more
+ *   common one `exists (…)`, one primary-key probe of `label_links` per row walked, so that a
+ *   page, which stops after its rows, does not pay for the whole list first.
+ */
+export type LabelMatch = "list" | "page";
+
+/** From how many issuables a label counts as common (see {@link LabelMatch}). */
+export const COMMON_LABEL_LINKS = 2000;
+
+/**
  * The conditions of a list, each a SQL predicate on `table`, or null when nothing can match (an
- * empty project list, a label that does not exist in the project).
+ * empty project list, a label that does not exist in the project). `labelMatch`: see {@link LabelMatch}.
  */
 export async function issuableConditions(
   db: Kysely<Database>,
@@ -82,6 +96,7 @@ export async function issuableConditions(
   scope: IssuableScope,
   filter: IssuableFilter<IssuableState>,
   allStates: readonly IssuableState[],
+  labelMatch: LabelMatch = "list",
 ): Promise<RawBuilder<SqlBool>[] | null> {
   const column = (name: string) => sql.ref(`${table}.${name}`);
   const type: IssuableType = table === "issues" ? "Issue" : "MergeRequest";
@@ -109,7 +124,7 @@ export async function issuableConditions(
     conditions.push(sql<SqlBool>`${column("iid")} in (${sql.join([...new Set(filter.iids)])})`);
   }
   if (filter.labels !== undefined) {
-    const labels = await labelConditions(db, table, type, scope, filter.labels);
+    const labels = await labelConditions(db, table, type, scope, filter.labels, labelMatch);
     if (labels === null) return null;
     conditions.push(...labels);
   }
@@ -175,6 +190,7 @@ async function labelConditions(
   type: IssuableType,
   scope: IssuableScope,
   labels: { titles: readonly string[]; match: "any" | "all" },
+  labelMatch: LabelMatch,
 ): Promise<RawBuilder<SqlBool>[] | null> {
   const titles = [...new Set(labels.titles)];
   if (titles.length === 0) return labels.match === "all" ? [] : null;
@@ -187,16 +203,38 @@ async function labelConditions(
       .where("title", "in", titles)
       .execute();
     if (found.length === 0 || (labels.match === "all" && found.length < titles.length)) return null;
-    const carrying = (labelIds: number[]) =>
-      sql<SqlBool>`${id} in (select target_id from label_links where label_id in (${sql.join(labelIds)}) and target_type = ${type})`;
-    return labels.match === "any"
-      ? [carrying(found.map((label) => label.id))]
-      : found.map((label) => carrying([label.id]));
+    // Each condition takes its own shape: with `all`, a rare label keeps the list.
+    const carrying = async (labelIds: number[]) =>
+      labelMatch === "page" && (await commonLabels(db, type, labelIds))
+        ? sql<SqlBool>`exists (select 1 from label_links where label_id in (${sql.join(labelIds)}) and target_type = ${type} and target_id = ${id})`
+        : sql<SqlBool>`${id} in (select target_id from label_links where label_id in (${sql.join(labelIds)}) and target_type = ${type})`;
+    if (labels.match === "any") return [await carrying(found.map((label) => label.id))];
+    const conditions: RawBuilder<SqlBool>[] = [];
+    for (const label of found) conditions.push(await carrying([label.id]));
+    return conditions;
   }
   const carrying = (wanted: string[]) =>
     sql<SqlBool>`exists (select 1 from label_links ll inner join labels l on l.id = ll.label_id
       where ll.target_type = ${type} and ll.target_id = ${id} and l.title in (${sql.join(wanted)}))`;
   return labels.match === "any" ? [carrying(titles)] : titles.map((title) => carrying([title]));
+}
+
+/**
+ * True when these labels are on at least {@link COMMON_LABEL_LINKS} issuables of `type` together:
+ * reads at most that many entries of `label_links`' primary key (about 50 µs).
+ */
+async function commonLabels(db: Kysely<Database>, type: IssuableType, labelIds: number[]): Promise<boolean> {
+  const links = db
+    .selectFrom("label_links")
+    .select(sql<number>`1`.as("one"))
+    .where("label_id", "in", labelIds)
+    .where("target_type", "=", type)
+    .limit(COMMON_LABEL_LINKS);
+  const row = await db
+    .selectFrom(links.as("links"))
+    .select(sql<number | string>`count(*)`.as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n) >= COMMON_LABEL_LINKS;
 }
 
 /**

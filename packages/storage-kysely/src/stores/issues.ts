@@ -17,6 +17,7 @@ import {
   type IssuableOrder,
   type IssuableScope,
   issuableConditions,
+  type LabelMatch,
   narrowedBeyondStates,
   recountState,
   rowState,
@@ -232,12 +233,12 @@ export class IssueStore {
     order: IssuableOrder,
     page: PageRequest,
   ): Promise<Page<Issue>> {
-    const conditions = await issuableConditions(this.db, "issues", scope, filter, ISSUE_STATES);
-    if (conditions === null) return { items: [], page: page.page, perPage: page.perPage, total: 0 };
-    if (filter.confidential) conditions.push(confidentialCondition(filter.confidential));
-    let query = this.db.selectFrom("issues").selectAll();
-    for (const condition of conditions) query = query.where(condition);
-    query = ordered(query, order);
+    const empty = { items: [], page: page.page, perPage: page.perPage, total: 0 };
+    // The count walks many rows and the page few: a label filter takes the best shape for each.
+    const query = await this.matching(scope, filter, order, "list");
+    const pageQuery =
+      filter.labels && scope.kind === "project" ? await this.matching(scope, filter, order, "page") : query;
+    if (query === null || pageQuery === null) return empty;
     const known =
       scope.kind === "project" && !narrowedBeyondStates(filter) && filter.confidential === undefined
         ? countedTotal(await this.counts(scope.projectId), filter.states ?? ISSUE_STATES)
@@ -246,17 +247,32 @@ export class IssueStore {
       total: known ?? undefined,
       rows: (limit, offset) =>
         offset < DEFERRED_JOIN_OFFSET
-          ? query.limit(limit).offset(offset).execute()
+          ? pageQuery.limit(limit).offset(offset).execute()
           : // The page's ids over the list's index first, then their rows by id.
             ordered(
               this.db
                 .selectFrom("issues")
                 .selectAll()
-                .where("id", "in", query.clearSelect().select("issues.id").limit(limit).offset(offset)),
+                .where("id", "in", pageQuery.clearSelect().select("issues.id").limit(limit).offset(offset)),
               order,
             ).execute(),
     });
     return { items: rows.map(toIssue), page: page.page, perPage: page.perPage, total };
+  }
+
+  /** The issues of a list, ordered; null when nothing can match. `labelMatch`: see {@link LabelMatch}. */
+  private async matching(
+    scope: IssuableScope,
+    filter: IssueFilter,
+    order: IssuableOrder,
+    labelMatch: LabelMatch,
+  ) {
+    const conditions = await issuableConditions(this.db, "issues", scope, filter, ISSUE_STATES, labelMatch);
+    if (conditions === null) return null;
+    if (filter.confidential) conditions.push(confidentialCondition(filter.confidential));
+    let query = this.db.selectFrom("issues").selectAll();
+    for (const condition of conditions) query = query.where(condition);
+    return ordered(query, order);
   }
 }
 

@@ -32,6 +32,8 @@ export interface TodoFilter {
   targetType?: TodoTargetType | undefined;
   /** Only todos in projects the user may still read (see {@link readableProjectIds}). */
   readableBy?: ProjectReader | undefined;
+  /** Leaves out todos on these issues (confidential ones the user may no longer read). */
+  hiddenIssueIds?: readonly number[] | undefined;
 }
 
 /** Todos: what users are asked to look at. A user has at most one pending todo per target. */
@@ -78,6 +80,23 @@ export class TodoStore {
     if (!query) return { items: [], page: page.page, perPage: page.perPage, total: 0 };
     const { rows, total } = await paginate(this.db, query.orderBy("id", "desc"), page, "capped");
     return { items: rows.map(toTodo), page: page.page, perPage: page.perPage, total };
+  }
+
+  /**
+   * The ids of the confidential issues the user's todos point at, whatever their state: the only
+   * targets whose readability depends on more than the project (see `hiddenIssueIds`).
+   */
+  async confidentialIssueTargets(userId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom("todos")
+      .innerJoin("issues", "issues.id", "todos.target_id")
+      .select("issues.id")
+      .distinct()
+      .where("todos.user_id", "=", userId)
+      .where("todos.target_type", "=", "Issue")
+      .where("issues.confidential", "=", 1)
+      .execute();
+    return rows.map((row) => row.id);
   }
 
   /**
@@ -149,6 +168,12 @@ function filtered<O>(
   if (filter.targetType !== undefined) result = result.where("target_type", "=", filter.targetType);
   if (filter.readableBy !== undefined) {
     result = result.where("project_id", "in", readableProjectIds(db, filter.readableBy));
+  }
+  if (filter.hiddenIssueIds !== undefined && filter.hiddenIssueIds.length > 0) {
+    const hidden = [...new Set(filter.hiddenIssueIds)];
+    result = result.where((eb) =>
+      eb.or([eb("target_type", "!=", "Issue"), eb("target_id", "not in", hidden)]),
+    );
   }
   return result;
 }

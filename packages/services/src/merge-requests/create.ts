@@ -1,0 +1,119 @@
+import { badRequest, conflict, DomainError, type MergeRequest, notFound } from "@kiln/domain";
+import type { CreateMergeRequestInput } from "@kiln/schemas";
+import { UniqueViolation } from "@kiln/storage-kysely";
+import { recordMergeRequestActivity } from "../issuables/activity.js";
+import { ensureLabels, resolveAssignee, resolveMilestone } from "../issuables/fields.js";
+import { assignedTodo, mentionTodos } from "../issuables/todos.js";
+import type { SignedInContext } from "../operation.js";
+import { type ProjectAccess, requireProject } from "../projects/access.js";
+import { repositoryOf } from "../repositories/access.js";
+import { headOfBranch } from "./git.js";
+import { checkMergeStatus } from "./refresh.js";
+
+/** GitLab 8.x's messages for a merge request that cannot be created, which clients match on. */
+export const CreateMessage = {
+  NOT_FORK_SOURCE:
+    "(Bad Request) Specified target project that is not the source project, or the source fork of the project.",
+  SAME_BRANCH: "You can not use same project/branch for source and target",
+  sourceMissing: (branch: string) => `Source branch "${branch}" does not exist`,
+  targetMissing: (branch: string) => `Target branch "${branch}" does not exist`,
+  exists: (titles: readonly string[]) =>
+    `Cannot Create: This merge request already exists: ${JSON.stringify(titles)}`,
+} as const;
+
+/**
+ * The project a new merge request targets: the source project itself, or, with
+ * `target_project_id`, the project the source was forked from (400 for any other; 404 when the
+ * caller may not read it).
+ */
+async function targetOf(ctx: SignedInContext, source: ProjectAccess, targetId: number | undefined) {
+  if (targetId === undefined || targetId === source.project.id) return source;
+  const upstream = (await ctx.runtime.stores.forks.sourcesOf([source.project.id])).get(source.project.id);
+  if (upstream !== targetId) throw badRequest(CreateMessage.NOT_FORK_SOURCE);
+  return requireProject(ctx, targetId);
+}
+
+/** 400 unless both branches exist, each in its own project's repository. */
+async function checkBranches(
+  ctx: SignedInContext,
+  input: CreateMergeRequestInput,
+  source: ProjectAccess,
+  target: ProjectAccess,
+) {
+  const [sourceHead, targetHead] = await Promise.all([
+    repositoryOf(ctx.runtime, source.project).then((dir) => headOfBranch(dir, input.source_branch)),
+    repositoryOf(ctx.runtime, target.project).then((dir) => headOfBranch(dir, input.target_branch)),
+  ]);
+  if (sourceHead === null) throw badRequest(CreateMessage.sourceMissing(input.source_branch));
+  if (targetHead === null) throw badRequest(CreateMessage.targetMissing(input.target_branch));
+  return sourceHead;
+}
+
+/**
+ * `POST /projects/:id/merge_requests`: from `source_branch` of the project in the path (the caller
+ * needs `create_merge_request` there) into `target_branch` of the same project or of the project it
+ * was forked from. Checked in this order: the target project, same branch of the same project
+ * (422), both branches exist (400), no open one for the same branches (409). The merge request,
+ * its labels, the "opened" event and the todos are one transaction; its `merge_status` is then
+ * computed from git.
+ */
+export async function createMergeRequest(
+  ctx: SignedInContext,
+  input: CreateMergeRequestInput,
+): Promise<MergeRequest> {
+  const { stores } = ctx.runtime;
+  const user = ctx.actor.user;
+  const source = await requireProject(ctx, input.id, "create_merge_request");
+  const target = await targetOf(ctx, source, input.target_project_id);
+  if (!target.allows("read_merge_request")) throw notFound("Project");
+  if (target === source && input.source_branch === input.target_branch) {
+    throw new DomainError("unprocessable", CreateMessage.SAME_BRANCH);
+  }
+  const head = await checkBranches(ctx, input, source, target);
+  const mayAdminister = target.allows("update_merge_request");
+  const labels =
+    mayAdminister && input.labels ? await ensureLabels(stores, target.project.id, input.labels) : [];
+  const assigneeId = mayAdminister ? await resolveAssignee(stores, input.assignee_id ?? null) : null;
+  const milestoneId = mayAdminister
+    ? await resolveMilestone(stores, target.project.id, input.milestone_id ?? null)
+    : null;
+  const { mergeRequest, event } = await stores
+    .transaction(async (tx) => {
+      const created = await tx.mergeRequests.create({
+        project_id: target.project.id,
+        source_project_id: source.project.id,
+        source_branch: input.source_branch,
+        target_branch: input.target_branch,
+        title: input.title,
+        description: input.description ?? null,
+        author_id: user.id,
+        assignee_id: assigneeId,
+        milestone_id: milestoneId,
+        force_remove_source_branch: input.remove_source_branch ?? false,
+        diff_head_sha: head,
+      });
+      if (labels.length > 0) {
+        await tx.labels.setLabels(
+          { type: "MergeRequest", id: created.id },
+          labels.map((label) => label.id),
+        );
+      }
+      const opened = await recordMergeRequestActivity(tx, created, user.id, "open");
+      const subject = { access: target, type: "MergeRequest" as const, target: created };
+      await assignedTodo(ctx, tx, subject, user, created.assignee_id);
+      await mentionTodos(ctx, tx, subject, user, `${created.title}\n\n${created.description ?? ""}`);
+      return { mergeRequest: created, event: opened };
+    })
+    .catch(async (error: unknown) => {
+      if (!(error instanceof UniqueViolation)) throw error;
+      const existing = await stores.mergeRequests.findOpen(
+        source.project.id,
+        input.source_branch,
+        target.project.id,
+        input.target_branch,
+      );
+      throw conflict(CreateMessage.exists(existing ? [existing.title] : []));
+    });
+  ctx.runtime.events.emit(event);
+  return (await checkMergeStatus(ctx.runtime, mergeRequest.id)) ?? mergeRequest;
+}
