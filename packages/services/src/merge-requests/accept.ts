@@ -41,8 +41,11 @@ const notOpen = () => new DomainError("not_acceptable", AcceptMessage.NOT_ALLOWE
 /**
  * True when the caller may merge into the target branch (GitLab's `can_be_merged_by?`): masters
  * always, developers unless the branch is protected without letting developers merge or push.
+ * A merge is a push: where the caller may not push at all (an archived project, for anyone but
+ * administrators) they may not merge either.
  */
 export async function mayMerge(ctx: SignedInContext, access: MergeRequestAccess): Promise<boolean> {
+  if (!access.allows("push_code")) return false;
   const level = access.subject.isAdmin ? AccessLevel.OWNER : access.subject.accessLevel;
   const protection = await ctx.runtime.stores.protectedBranches.find(
     access.project.id,

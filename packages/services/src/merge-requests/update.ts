@@ -21,15 +21,19 @@ import { CreateMessage } from "./create.js";
 import { headOfBranch } from "./git.js";
 import { checkMergeStatus } from "./refresh.js";
 
-/** The merge request named by the input, which the caller may edit: developers and its author. */
+/**
+ * The merge request named by the input, which the caller may edit: developers, its author and its
+ * assignee (GitLab 8.x's `issuable_policy.rb` gives both `update_merge_request` on their own).
+ */
 export async function requireEditable(
   ctx: SignedInContext,
   ref: number | string,
   mergeRequestId: number,
 ): Promise<MergeRequestAccess> {
   const access = await requireMergeRequest(ctx, ref, mergeRequestId);
-  const author = access.mergeRequest.author_id === ctx.actor.user.id;
-  if (!author && !access.allows("update_merge_request")) throw forbidden();
+  const { author_id, assignee_id } = access.mergeRequest;
+  const involved = author_id === ctx.actor.user.id || assignee_id === ctx.actor.user.id;
+  if (!involved && !access.allows("update_merge_request")) throw forbidden();
   return access;
 }
 
