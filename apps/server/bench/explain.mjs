@@ -8,8 +8,10 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEEP_PAGE, KILN_REQUESTS } from "./lib/cases.mjs";
+import { DEEP_PAGE, KILN_REQUESTS, PROJECT_CASES } from "./lib/cases.mjs";
+import { CREATE_BODY, ISSUE_CASES, LABEL_QUERY, STATE_QUERY, seedIssueFixture } from "./lib/issue-cases.mjs";
 import { cleanUp, installExitHandlers, removeOnExit, stopping } from "./lib/proc.mjs";
+import { rawIssueStatements } from "./lib/raw-issues-explain.mjs";
 import { PROJECTS_COUNT_SQL, PROJECTS_PAGE_SQL, USERS_COUNT_SQL, USERS_PAGE_SQL } from "./lib/raw-sql.mjs";
 import { seedUsers } from "./lib/seed.mjs";
 import { MEMBER_USERNAME, seedProjects } from "./lib/seed-projects.mjs";
@@ -22,6 +24,8 @@ const config = {
   users: num("BENCH_USERS", 10_000),
   projects: num("BENCH_PROJECTS", 100_000),
   groups: num("BENCH_GROUPS", 200),
+  issues: num("BENCH_ISSUES", 1_000_000),
+  bigIssues: num("BENCH_BIG_ISSUES", 100_000),
   cases: env.BENCH_CASES ? env.BENCH_CASES.split(",").map((s) => s.trim()) : null,
 };
 const ROOT_PASSWORD = "bench-root-password";
@@ -55,17 +59,23 @@ function readCapture(logFile, from) {
     .map((line) => JSON.parse(line));
 }
 
-/** One case: `runs` sequential requests after a warm-up; per statement, the median µs and rows. */
-async function captureCase(url, headers, logFile) {
-  for (let i = 0; i < 20; i++) await (await fetch(url, { headers })).arrayBuffer();
+/**
+ * One case: `runs` sequential requests after a warm-up; per statement, the median µs and rows.
+ * `body`: a JSON body to POST instead of a GET.
+ */
+async function captureCase(url, headers, logFile, body) {
+  const init = body
+    ? { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body }
+    : { headers };
+  for (let i = 0; i < 20; i++) await (await fetch(url, init)).arrayBuffer();
   const requests = [];
   for (let i = 0; i < config.runs; i++) {
     const from = statSync(logFile).size;
     const start = process.hrtime.bigint();
-    const res = await fetch(url, { headers });
+    const res = await fetch(url, init);
     await res.arrayBuffer();
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
-    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+    if (res.status !== 200 && res.status !== 201) throw new Error(`${url}: ${res.status}`);
     requests.push({ ms, statements: readCapture(logFile, from) });
   }
   // Statements are matched by position; a request whose sequence differs (a background write) is
@@ -120,10 +130,17 @@ async function main() {
   let started = Date.now();
   const init = await startKiln({ ...kilnOptions, label: "init", logLevel: "warn" });
   await init.handle.stop();
+  const wanted = (id) => !config.cases || config.cases.includes(id);
   const users = await seedUsers(dataDir, config.users - 1);
-  const seeded = await seedProjects(dataDir, { count: config.projects, groups: config.groups });
+  const withProjects = PROJECT_CASES.some(wanted) || ["user", "users", "users2"].some(wanted);
+  const seeded = withProjects
+    ? await seedProjects(dataDir, { count: config.projects, groups: config.groups })
+    : null;
+  const issues = ISSUE_CASES.some(wanted)
+    ? await seedIssueFixture(dataDir, config, { projectsSeeded: withProjects })
+    : null;
   console.log(
-    `explain: seeded ${users} users and ${seeded.projects} projects in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `explain: seeded ${users} users, ${seeded?.projects ?? "no"} projects and ${issues?.issues ?? "no"} issues in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
 
   const capture = fileURLToPath(new URL("./lib/sql-capture.mjs", import.meta.url));
@@ -136,20 +153,31 @@ async function main() {
   });
   const tokens = {
     root: await signIn(kiln.url, "root", ROOT_PASSWORD),
-    member: await signIn(kiln.url, MEMBER_USERNAME, ROOT_PASSWORD),
+    member: seeded ? await signIn(kiln.url, MEMBER_USERNAME, ROOT_PASSWORD) : null,
   };
 
   const db = new Database(join(dataDir, "kiln.sqlite"), { readonly: true, fileMustExist: true });
   const cases = [];
   started = Date.now();
-  for (const [id, request] of Object.entries(KILN_REQUESTS)) {
-    if (config.cases && !config.cases.includes(id)) continue;
+  const issuesOf = (projectId, query) => `/api/v3/projects/${projectId}/issues${query ? `?${query}` : ""}`;
+  const requests = {
+    ...(seeded ? KILN_REQUESTS : { user: KILN_REQUESTS.user }),
+    ...(issues && {
+      issues_list_state: { path: issuesOf(issues.bigProjectId, STATE_QUERY), as: "root" },
+      issues_list_label: { path: issuesOf(issues.bigProjectId, LABEL_QUERY), as: "root" },
+      issues_create: { path: issuesOf(issues.writeProjectId), as: "root", body: CREATE_BODY },
+    }),
+  };
+  for (const [id, request] of Object.entries(requests)) {
+    if (!wanted(id)) continue;
     const measured = await captureCase(
       kiln.url + request.path,
       { "PRIVATE-TOKEN": tokens[request.as] },
       logFile,
+      request.body,
     );
-    cases.push({ id, request: `GET ${request.path} as ${request.as}`, ...measured });
+    const verb = request.body ? "POST" : "GET";
+    cases.push({ id, request: `${verb} ${request.path} as ${request.as}`, ...measured });
   }
   const perPage = 20;
   const deep = DEEP_PAGE;
@@ -162,6 +190,7 @@ async function main() {
       [PROJECTS_PAGE_SQL, [perPage, (deep - 1) * perPage]],
       [PROJECTS_COUNT_SQL, []],
     ],
+    ...(issues ? rawIssueStatements(db, issues) : []),
   ];
   for (const [id, label, ...statements] of raws) {
     if (config.cases && !config.cases.includes(id)) continue;

@@ -3,6 +3,7 @@
 // Usage: node bench/profile-summary.mjs <file.cpuprofile> [top=25]
 import { readFileSync } from "node:fs";
 import { SourceMap } from "node:module";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const [file, topArg] = process.argv.slice(2);
@@ -12,7 +13,11 @@ if (!file) {
 }
 const top = Number(topArg ?? 25);
 const profile = JSON.parse(readFileSync(file, "utf8"));
-const mapFile = fileURLToPath(new URL("../dist/main.js.map", import.meta.url));
+// The bundle that was profiled: dist/main.js, or BENCH_KILN_MAIN as for run.mjs.
+const bundle = process.env.BENCH_KILN_MAIN
+  ? resolve(process.env.BENCH_KILN_MAIN)
+  : fileURLToPath(new URL("../dist/main.js", import.meta.url));
+const mapFile = `${bundle}.map`;
 const sourceMap = new SourceMap(JSON.parse(readFileSync(mapFile, "utf8")));
 
 /** The package a source file belongs to: node_modules/<pkg>, packages/<name> or apps/server. */
@@ -26,7 +31,7 @@ function packageOf(source) {
 /** Where a call frame's code came from: the original source for the bundle, the URL otherwise. */
 function locate({ functionName, url, lineNumber, columnNumber }) {
   const name = functionName || "(anonymous)";
-  if (url.endsWith("/dist/main.js")) {
+  if (url.endsWith(bundle)) {
     const entry = sourceMap.findEntry(lineNumber, columnNumber);
     if (entry?.originalSource) {
       const source = entry.originalSource.replace(/^.*?(node_modules|packages|apps)\//, "$1/");

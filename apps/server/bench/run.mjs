@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEEP_PAGE, KILN_REQUESTS, PROJECT_CASES, USERS_LIST } from "./lib/cases.mjs";
 import { benchGit, GIT_CASES } from "./lib/git-bench.mjs";
+import { ISSUE_CASES, issueCases, probeCreation, seedIssueFixture } from "./lib/issue-cases.mjs";
 import { measureClean } from "./lib/measure.mjs";
 import { cleanUp, installExitHandlers, peakRssMiB, removeOnExit, stopping } from "./lib/proc.mjs";
 import { evaluate, render, summarise } from "./lib/report.mjs";
@@ -25,6 +26,10 @@ const config = {
   users: num("BENCH_USERS", 10_000),
   projects: num("BENCH_PROJECTS", 100_000),
   groups: num("BENCH_GROUPS", 200),
+  issues: num("BENCH_ISSUES", 1_000_000),
+  bigIssues: num("BENCH_BIG_ISSUES", 100_000),
+  // Kiln's (KILN_SQLITE_SYNCHRONOUS) and the raw issues baseline's: creations compare at the same setting.
+  synchronous: (env.BENCH_SYNCHRONOUS || "FULL").toUpperCase(),
   logLevel: env.BENCH_LOG_LEVEL || "warn",
   // A rep during which other processes used more CPU than this (CPU-s per 10 s of load) is retried.
   maxForeign: num("BENCH_MAX_FOREIGN", 1.0),
@@ -101,6 +106,7 @@ async function main() {
   const nodeArgs = config.profile ? ["--cpu-prof", `--cpu-prof-dir=${RESULTS_DIR}`] : [];
 
   const withProjects = PROJECT_CASES.some(wanted);
+  const withIssues = ISSUE_CASES.some(wanted);
 
   // The real server creates the database, root and the secret key; then 9,999 more users go in directly.
   let started = Date.now();
@@ -119,11 +125,24 @@ async function main() {
     );
   }
 
+  let issues = null;
+  if (withIssues) {
+    started = Date.now();
+    issues = await seedIssueFixture(dataDir, config, { projectsSeeded: withProjects });
+    console.log(
+      `bench: seeded ${issues.issues} issues in ${issues.projectIds.length} projects ` +
+        `(${issues.big.issues} in project ${issues.bigProjectId}: ${issues.big.opened} open, ` +
+        `labels ${JSON.stringify(issues.big.labels)}), ${issues.labelLinks} label links, ` +
+        `in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+  }
+
   const kiln = await startKiln({
     ...kilnOptions,
     label: config.logLevel,
     logLevel: config.logLevel,
     nodeArgs,
+    extraEnv: { KILN_SQLITE_SYNCHRONOUS: config.synchronous },
   });
   const token = await signIn(kiln.url, "root", ROOT_PASSWORD);
   const auth = { "PRIVATE-TOKEN": token };
@@ -225,9 +244,28 @@ async function main() {
       expectItems: config.projects >= DEEP_PAGE * 20 ? 20 : undefined,
     },
   ].filter((kase) => kase.server && wanted(kase.id));
+  if (withIssues) {
+    cases.push(
+      ...(await issueCases({
+        wanted,
+        fixture: issues,
+        kiln,
+        auth,
+        tmp,
+        dbFile: join(dataDir, "kiln.sqlite"),
+        synchronous: config.synchronous,
+        logLevel: config.logLevel,
+      })),
+    );
+  }
   for (const kase of cases) {
     kase.url = kase.server.url + kase.path;
     kase.headers ??= {};
+    kase.reps = [];
+    if (kase.method === "POST") {
+      kase.probe = await probeCreation(kase);
+      continue;
+    }
     const check = await probe(kase.url, kase.headers);
     if (check.status !== 200) throw new Error(`${kase.label}: ${check.status} ${JSON.stringify(check.body)}`);
     // A list answering fewer projects than the fixture holds for the caller would measure the wrong thing.
@@ -237,7 +275,6 @@ async function main() {
     if (kase.expectTotal !== undefined && check.total !== kase.expectTotal)
       throw new Error(`${kase.label}: X-Total ${check.total}, expected ${kase.expectTotal}`);
     kase.probe = { status: check.status, bodyBytes: check.bytes, xTotal: check.total, items };
-    kase.reps = [];
   }
 
   started = Date.now();
@@ -247,6 +284,7 @@ async function main() {
       seconds: config.warmup,
       connections: config.connections,
       headers: kase.headers,
+      script: kase.script,
     });
   // Reps are interleaved (rep 1 of every case, then rep 2…) so drift on the shared box hits every case alike.
   for (let rep = 1; rep <= config.reps; rep++) {
@@ -254,7 +292,7 @@ async function main() {
       const result = await measureClean(kase, config);
       kase.reps.push(result);
       console.log(
-        `  rep ${rep}/${config.reps} ${kase.id.padEnd(16)} ${result.rps.toFixed(0).padStart(6)} req/s  p99 ${result.p99.toFixed(2)} ms` +
+        `  rep ${rep}/${config.reps} ${kase.id.padEnd(21)} ${result.rps.toFixed(0).padStart(6)} req/s  p99 ${result.p99.toFixed(2)} ms` +
           `  ${result.cpuUsPerReq.toFixed(1)} CPU-µs/req  other ${result.foreignCpuS.toFixed(2)} CPU-s`,
       );
     }
@@ -273,7 +311,12 @@ async function main() {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const output = {
     machine,
-    config: { ...config, usersSeeded: users, projectsSeeded: projects },
+    config: {
+      ...config,
+      usersSeeded: users,
+      projectsSeeded: projects,
+      issuesSeeded: issues && { ...issues, projectIds: undefined, ordinaryProjectIds: undefined },
+    },
     cases: cases.map(({ id, label, path, probe: check, reps, peakRssMiB: rss }) => ({
       id,
       label,

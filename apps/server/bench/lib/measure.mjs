@@ -13,6 +13,7 @@ async function measure(kase, config) {
     seconds: config.seconds,
     connections: config.connections,
     headers: kase.headers,
+    script: kase.script,
   });
   const serverCpuS = processCpuSeconds(pid) - server0;
   const wrkCpuS = reapedChildrenCpuSeconds() - wrk0;

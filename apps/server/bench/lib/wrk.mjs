@@ -60,10 +60,14 @@ export function parseWrk(text) {
   };
 }
 
-/** Runs `wrk -t<threads> -c<connections> -d<seconds>s --latency` against `url`; resolves to the parsed report. */
-export async function runWrk(url, { seconds, connections = 50, threads = 1, headers = {} }) {
+/**
+ * Runs `wrk -t<threads> -c<connections> -d<seconds>s --latency` against `url`, with a Lua `script`
+ * when given (POST bodies, random paths); resolves to the parsed report.
+ */
+export async function runWrk(url, { seconds, connections = 50, threads = 1, headers = {}, script }) {
   const args = [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, "--latency", "--timeout", "10s"];
   for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}: ${value}`);
+  if (script) args.push("-s", script);
   args.push(url);
   const wrk = startChild("wrk", "wrk", args);
   let stdout = "";

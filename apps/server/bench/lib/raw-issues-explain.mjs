@@ -1,0 +1,41 @@
+// The raw issues baseline's read statements with the parameters of their cases, for explain.mjs
+// (the insert is not timed there: it would write to the fixture).
+
+import { LIST_LABEL } from "./issue-cases.mjs";
+import {
+  ISSUES_COUNT_SQL,
+  ISSUES_COUNTERS_SQL,
+  ISSUES_OPENED_LABEL_COUNT_SQL,
+  ISSUES_OPENED_LABEL_PAGE_SQL,
+  ISSUES_OPENED_PAGE_SQL,
+  ISSUES_PAGE_SQL,
+  LABEL_ID_SQL,
+} from "./raw-issues-sql.mjs";
+
+/** `[id, label, ...[sql, params]]` rows in explain.mjs's shape for the raw issues list cases. */
+export function rawIssueStatements(db, fixture) {
+  const big = fixture.bigProjectId;
+  const some = fixture.ordinaryProjectIds[0];
+  const label = db.prepare(LABEL_ID_SQL).pluck().get(big, LIST_LABEL);
+  return [
+    [
+      "raw_issues_list",
+      `raw issues list, project ${some} (performance.md's list)`,
+      [ISSUES_PAGE_SQL, [some, 20, 0]],
+      [ISSUES_COUNT_SQL, [some]],
+    ],
+    [
+      "raw_issues_list_state",
+      "raw issues, 100k project, opened p1 + counters",
+      [ISSUES_OPENED_PAGE_SQL, [big, 20, 0]],
+      [ISSUES_COUNTERS_SQL, [big]],
+    ],
+    [
+      "raw_issues_list_label",
+      `raw issues, 100k project, opened + ${LIST_LABEL} p1 + capped count`,
+      [LABEL_ID_SQL, [big, LIST_LABEL]],
+      [ISSUES_OPENED_LABEL_PAGE_SQL, [big, label, 20, 0]],
+      [ISSUES_OPENED_LABEL_COUNT_SQL, [big, label]],
+    ],
+  ];
+}
