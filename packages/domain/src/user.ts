@@ -28,6 +28,9 @@ export interface User {
   current_sign_in_at: string | null;
 }
 
+/** What other records show of a user (authors, assignees): the short form and when they joined. */
+export type UserSummary = Pick<User, "id" | "username" | "name" | "state" | "created_at">;
+
 /** `active` users may act; `blocked` users are refused everywhere. */
 export type UserState = "active" | "blocked";
 

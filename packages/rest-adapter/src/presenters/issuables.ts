@@ -1,4 +1,4 @@
-import { isWorkInProgress, type Milestone, pathWithNamespace, type User } from "@kiln/domain";
+import { isWorkInProgress, type Milestone, pathWithNamespace, type UserSummary } from "@kiln/domain";
 import type {
   IssueJson,
   MergeRequestJson,
@@ -42,7 +42,7 @@ export function presentGhost({ baseUrl }: PresentContext): UserBasic {
 }
 
 /** An author: the user, or the ghost when the account was deleted. */
-export function presentAuthor(user: User | null, context: PresentContext): UserBasic {
+export function presentAuthor(user: UserSummary | null, context: PresentContext): UserBasic {
   return user ? presentUserBasic(user, context) : presentGhost(context);
 }
 
@@ -78,7 +78,7 @@ export function presentIssue(view: IssueView, context: PresentContext): IssueJso
 }
 
 /** The author or assignee of a merge request: the short form with `created_at`. */
-function presentMergeRequestUser(user: User | null, context: PresentContext): MergeRequestUserJson {
+function presentMergeRequestUser(user: UserSummary | null, context: PresentContext): MergeRequestUserJson {
   const basic = presentAuthor(user, context);
   return { ...basic, created_at: user?.created_at ?? new Date(0).toISOString() };
 }

@@ -6,7 +6,7 @@ import type {
   Namespace,
   Project,
   SubscribableType,
-  User,
+  UserSummary,
 } from "@kiln/domain";
 import type { Context } from "../context.js";
 
@@ -16,8 +16,8 @@ export interface IssuableParts {
   project: Project;
   namespace: Namespace;
   /** Null once the account is deleted (presented as GitLab's ghost user). */
-  author: User | null;
-  assignee: User | null;
+  author: UserSummary | null;
+  assignee: UserSummary | null;
   milestone: Milestone | null;
   /** Its labels, by title. */
   labels: Label[];
@@ -67,7 +67,7 @@ async function issuableParts(
     ofKnown
       ? new Map([[known.project.id, known.project]])
       : stores.projects.findByIds(rows.map((row) => row.project_id)),
-    stores.users.findByIds(userIds),
+    stores.users.summariesByIds(userIds),
     stores.milestones.findByIds(milestoneIds),
     stores.labels.labelsOf(type, ids),
     caller ? stores.subscriptions.getMany(caller.id, type, ids) : new Map<number, boolean>(),
