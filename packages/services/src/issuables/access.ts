@@ -9,8 +9,7 @@ import {
 } from "@kiln/domain";
 import type { ConfidentialFilter, Stores } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
-import { accessTo, type ProjectAccess, requireProject } from "../projects/access.js";
-import type { ServiceRuntime } from "../runtime.js";
+import { type ProjectAccess, requireProject } from "../projects/access.js";
 
 /** An issue with the caller's view of its project. */
 export interface IssueAccess extends ProjectAccess {
@@ -83,25 +82,4 @@ export async function requireMergeRequest(
   if (!access.allows("read_merge_request")) throw notFound("Merge Request");
   if (!access.allows(ability)) throw forbidden();
   return { ...access, mergeRequest };
-}
-
-/**
- * How `user` (not the caller) sees `access`'s project: for deciding whom todos may reach. Built
- * from a context acting as that user. Inside a transaction pass its `stores`: SQLite has one
- * connection, which the transaction holds, so a read outside it would wait for it forever.
- */
-export async function accessOf(
-  ctx: Context,
-  access: ProjectAccess,
-  user: User,
-  stores: Stores = ctx.runtime.stores,
-): Promise<ProjectAccess> {
-  const runtime: ServiceRuntime =
-    stores === ctx.runtime.stores ? ctx.runtime : Object.create(ctx.runtime, { stores: { value: stores } });
-  const asUser: Context = {
-    runtime,
-    actor: { user, method: ctx.actor?.method ?? "private_token", sudoBy: null },
-    system: false,
-  };
-  return accessTo(asUser, access.project, access.namespace);
 }

@@ -8,9 +8,8 @@ import {
   type User,
 } from "@kiln/domain";
 import type { Stores } from "@kiln/storage-kysely";
-import type { Context } from "../context.js";
-import type { ProjectAccess } from "../projects/access.js";
-import { accessOf, mayReadIssue } from "./access.js";
+import { type ProjectAccess, userAccess } from "../projects/access.js";
+import { mayReadIssue } from "./access.js";
 
 /** An issue or merge request that todos may point at, with the caller's view of its project. */
 export type TodoSubject =
@@ -21,9 +20,10 @@ export type TodoSubject =
  * True when `user` may read the target: active, allowed to read the project, and for a
  * confidential issue among those who may read it.
  */
-async function mayRead(ctx: Context, tx: Stores, subject: TodoSubject, user: User): Promise<boolean> {
+async function mayRead(tx: Stores, subject: TodoSubject, user: User): Promise<boolean> {
   if (user.state !== "active") return false;
-  const access = await accessOf(ctx, subject.access, user, tx);
+  const { project, namespace } = subject.access;
+  const access = await userAccess(tx, user, project, namespace);
   if (subject.type === "MergeRequest") return access.allows("read_merge_request");
   return mayReadIssue(access, subject.target, user);
 }
@@ -58,7 +58,6 @@ export function markTodo(tx: Stores, subject: TodoSubject, user: User): Promise<
  * target (GitLab 8.x gives none for assigning oneself).
  */
 export async function assignedTodo(
-  ctx: Context,
   tx: Stores,
   subject: TodoSubject,
   by: User,
@@ -66,7 +65,7 @@ export async function assignedTodo(
 ): Promise<void> {
   if (assigneeId === null || assigneeId === by.id) return;
   const assignee = await tx.users.findById(assigneeId);
-  if (assignee && (await mayRead(ctx, tx, subject, assignee))) {
+  if (assignee && (await mayRead(tx, subject, assignee))) {
     await createTodo(tx, subject, assignee.id, TodoAction.ASSIGNED, by.id);
   }
 }
@@ -77,7 +76,6 @@ export async function assignedTodo(
  * `noteId` names the note that mentions them, if it is a note.
  */
 export async function mentionTodos(
-  ctx: Context,
   tx: Stores,
   subject: TodoSubject,
   by: User,
@@ -89,7 +87,7 @@ export async function mentionTodos(
   const names = mentionedUsernames(text).filter((name) => !before.has(name.toLowerCase()));
   for (const name of names) {
     const user = await tx.users.findByUsername(name);
-    if (!user || user.id === by.id || !(await mayRead(ctx, tx, subject, user))) continue;
+    if (!user || user.id === by.id || !(await mayRead(tx, subject, user))) continue;
     await createTodo(tx, subject, user.id, TodoAction.MENTIONED, by.id, options.noteId ?? null);
   }
 }

@@ -46,8 +46,8 @@ export async function createIssue(ctx: SignedInContext, input: CreateIssueInput)
       labels.map((label) => label.id),
     );
     const subject = { access, type: "Issue" as const, target: created };
-    await assignedTodo(ctx, tx, subject, user, created.assignee_id);
-    await mentionTodos(ctx, tx, subject, user, mentionText(created));
+    await assignedTodo(tx, subject, user, created.assignee_id);
+    await mentionTodos(tx, subject, user, mentionText(created));
     return { issue: created, events: [await recordIssueActivity(tx, created, user.id, "open")] };
   });
   emitAll(ctx.runtime, events);

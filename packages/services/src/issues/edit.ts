@@ -97,9 +97,9 @@ export async function editIssue(ctx: SignedInContext, input: UpdateIssueInput): 
       const subject: TodoSubject = { access, type: "Issue", target: current };
       await tx.todos.markDoneForTarget({ type: "Issue", id: before.id }, [user.id]);
       if (current.assignee_id !== before.assignee_id) {
-        await assignedTodo(ctx, tx, subject, user, current.assignee_id);
+        await assignedTodo(tx, subject, user, current.assignee_id);
       }
-      await mentionTodos(ctx, tx, subject, user, mentionText(current), {
+      await mentionTodos(tx, subject, user, mentionText(current), {
         previousText: mentionText(before),
       });
       raised.push(await recordIssueActivity(tx, current, user.id, "update"));

@@ -138,8 +138,8 @@ export async function moveIssue(ctx: SignedInContext, input: MoveIssueInput): Pr
     const closed = await retire(tx, issue, created, user);
     await systemNote(tx, issue, user, `moved to ${reference(target, created)}`);
     const subject = { access: target, type: "Issue" as const, target: created };
-    await assignedTodo(ctx, tx, subject, user, created.assignee_id);
-    await mentionTodos(ctx, tx, subject, user, mentionText(created));
+    await assignedTodo(tx, subject, user, created.assignee_id);
+    await mentionTodos(tx, subject, user, mentionText(created));
     const opened = await recordIssueActivity(tx, created, user.id, "open");
     return { copy: created, events: closed ? [closed, opened] : [opened] };
   });

@@ -100,8 +100,8 @@ export async function createMergeRequest(
       }
       const opened = await recordMergeRequestActivity(tx, created, user.id, "open");
       const subject = { access: target, type: "MergeRequest" as const, target: created };
-      await assignedTodo(ctx, tx, subject, user, created.assignee_id);
-      await mentionTodos(ctx, tx, subject, user, `${created.title}\n\n${created.description ?? ""}`);
+      await assignedTodo(tx, subject, user, created.assignee_id);
+      await mentionTodos(tx, subject, user, `${created.title}\n\n${created.description ?? ""}`);
       return { mergeRequest: created, event: opened };
     })
     .catch(async (error: unknown) => {

@@ -137,8 +137,8 @@ export async function updateMergeRequest(
       // An edit is the editor's look at the merge request: their pending todos on it are done.
       await tx.todos.markDoneForTarget({ type: "MergeRequest", id: current.id }, [user.id]);
       if (current.assignee_id !== before.assignee_id)
-        await assignedTodo(ctx, tx, subject, user, current.assignee_id);
-      await mentionTodos(ctx, tx, subject, user, `${current.title}\n\n${current.description ?? ""}`, {
+        await assignedTodo(tx, subject, user, current.assignee_id);
+      await mentionTodos(tx, subject, user, `${current.title}\n\n${current.description ?? ""}`, {
         previousText: `${before.title}\n\n${before.description ?? ""}`,
       });
       return { mergeRequest: current, events };

@@ -44,7 +44,7 @@ export async function createNote(
       target: { type: "Note", id: created.id, title: null },
     });
     await tx.todos.markDoneForTarget({ type: noteable.type, id: noteable.target.id }, [user.id]);
-    await mentionTodos(ctx, tx, noteable, user, created.body, { noteId: created.id });
+    await mentionTodos(tx, noteable, user, created.body, { noteId: created.id });
     await touchNoteable(tx, noteable);
     return created;
   });
@@ -67,7 +67,7 @@ export async function updateNote(
   if (note.system) return noteView(stores, note);
   const updated = await stores.transaction(async (tx) => {
     const changed = (await tx.notes.update(note.id, { body })) ?? note;
-    await mentionTodos(ctx, tx, noteable, user, body, { previousText: note.body, noteId: note.id });
+    await mentionTodos(tx, noteable, user, body, { previousText: note.body, noteId: note.id });
     await touchNoteable(tx, noteable);
     return changed;
   });

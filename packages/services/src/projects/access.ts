@@ -8,6 +8,7 @@ import {
   type Project,
   type ProjectAbility,
   type Subject,
+  type User,
 } from "@kiln/domain";
 import type { Stores } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
@@ -32,11 +33,44 @@ export async function findProject(stores: Stores, ref: number | string): Promise
 /** The caller's level on a project and whether they are an administrator, for the permission table. */
 export async function subjectFor(ctx: Context, project: Project, namespace: Namespace): Promise<Subject> {
   if (ctx.system) return { isAdmin: true, external: false, accessLevel: AccessLevel.OWNER };
-  const user = ctx.actor?.user;
+  return userSubject(ctx.runtime.stores, ctx.actor?.user ?? null, project, namespace);
+}
+
+/** A user's (null: anonymous) level on a project, read through `stores`. */
+async function userSubject(
+  stores: Stores,
+  user: User | null,
+  project: Project,
+  namespace: Namespace,
+): Promise<Subject> {
   if (!user) return { isAdmin: false, external: true, accessLevel: AccessLevel.NONE };
   const ownsNamespace = namespace.kind === "user" && namespace.owner_id === user.id;
-  const sources = await ctx.runtime.stores.projects.accessSources(user.id, project, ownsNamespace);
+  const sources = await stores.projects.accessSources(user.id, project, ownsNamespace);
   return { isAdmin: user.is_admin, external: user.external, accessLevel: effectiveAccessLevel(sources) };
+}
+
+/** The view of a project that a subject has. */
+function accessWith(project: Project, namespace: Namespace, subject: Subject): ProjectAccess {
+  const facts = {
+    visibility: project.visibility_level,
+    archived: project.archived,
+    publicBuilds: project.public_builds,
+  };
+  return { project, namespace, subject, allows: (ability) => can(subject, facts, ability) };
+}
+
+/**
+ * How `user`, who need not be the caller, sees a project: for deciding whom a todo may reach.
+ * Reads through `stores`, which inside a transaction must be the transaction's (SQLite has one
+ * connection, which the transaction holds).
+ */
+export async function userAccess(
+  stores: Stores,
+  user: User,
+  project: Project,
+  namespace: Namespace,
+): Promise<ProjectAccess> {
+  return accessWith(project, namespace, await userSubject(stores, user, project, namespace));
 }
 
 /** Builds the caller's view of a loaded project. */
@@ -47,13 +81,7 @@ export async function accessTo(
 ): Promise<ProjectAccess> {
   const owner = namespace ?? (await ctx.runtime.stores.namespaces.findById(project.namespace_id));
   if (!owner) throw notFound("Project");
-  const subject = await subjectFor(ctx, project, owner);
-  const facts = {
-    visibility: project.visibility_level,
-    archived: project.archived,
-    publicBuilds: project.public_builds,
-  };
-  return { project, namespace: owner, subject, allows: (ability) => can(subject, facts, ability) };
+  return accessWith(project, owner, await subjectFor(ctx, project, owner));
 }
 
 /**
