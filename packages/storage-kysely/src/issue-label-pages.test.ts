@@ -8,7 +8,7 @@ import { COMMON_LABEL_LINKS } from "./stores/issuables.js";
 import { Stores } from "./stores.js";
 import { testDialects } from "./testing.js";
 
-// A label on many issues is read one way for a page and another for the count (see LabelMatch):
+// A label on many issues is read one way for a page and another for the count (see ListConditions):
 // both must list exactly the issues a label on few issues would.
 
 const COUNT = 3000;

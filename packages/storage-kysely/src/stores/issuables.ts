@@ -73,22 +73,27 @@ export function narrowedBeyondStates(filter: IssuableFilter<IssuableState>): boo
 }
 
 /**
- * How a one-project label filter reads `label_links`:
- * - `list`: `id in (select target_id …)`. SQLite builds the label's whole list of ids once per
- *   statement (about 4 ms for a label on 30,000 issues), then tests each row it walks cheaply.
- *   Best for counts, which walk many rows, and for labels on few issues.
- * - `page`: as `list` for a label on fewer than {@link COMMON_LABEL_LINKS} issues; for a more
+ * The conditions of a list in two shapes, the same but for a one-project label filter, which reads
+ * `label_links` in the way that suits each:
+ * - `count`: `id in (select target_id …)`. SQLite builds the label's whole list of ids once per
+ *   statement (about 4 ms for a label on 30,000 issues), then tests each row it walks cheaply:
+ *   best for counts, which walk many rows.
+ * - `page`: the same for a label on fewer than {@link COMMON_LABEL_LINKS} issuables; for a more
  *   common one `exists (…)`, one primary-key probe of `label_links` per row walked, so that a
  *   page, which stops after its rows, does not pay for the whole list first.
  */
-export type LabelMatch = "list" | "page";
+export interface ListConditions {
+  count: RawBuilder<SqlBool>[];
+  page: RawBuilder<SqlBool>[];
+}
 
-/** From how many issuables a label counts as common (see {@link LabelMatch}). */
+/** From how many issuables a label counts as common (see {@link ListConditions}). */
 export const COMMON_LABEL_LINKS = 2000;
 
 /**
- * The conditions of a list, each a SQL predicate on `table`, or null when nothing can match (an
- * empty project list, a label that does not exist in the project). `labelMatch`: see {@link LabelMatch}.
+ * The conditions of a list, each a SQL predicate on `table`, in the two shapes of
+ * {@link ListConditions}; null when nothing can match (an empty project list, a label that does
+ * not exist in the project).
  */
 export async function issuableConditions(
   db: Kysely<Database>,
@@ -96,8 +101,7 @@ export async function issuableConditions(
   scope: IssuableScope,
   filter: IssuableFilter<IssuableState>,
   allStates: readonly IssuableState[],
-  labelMatch: LabelMatch = "list",
-): Promise<RawBuilder<SqlBool>[] | null> {
+): Promise<ListConditions | null> {
   const column = (name: string) => sql.ref(`${table}.${name}`);
   const type: IssuableType = table === "issues" ? "Issue" : "MergeRequest";
   const conditions: RawBuilder<SqlBool>[] = [];
@@ -123,10 +127,11 @@ export async function issuableConditions(
     if (filter.iids.length === 0) return null;
     conditions.push(sql<SqlBool>`${column("iid")} in (${sql.join([...new Set(filter.iids)])})`);
   }
+  let labels: ListConditions = { count: [], page: [] };
   if (filter.labels !== undefined) {
-    const labels = await labelConditions(db, table, type, scope, filter.labels, labelMatch);
-    if (labels === null) return null;
-    conditions.push(...labels);
+    const found = await labelConditions(db, table, type, scope, filter.labels);
+    if (found === null) return null;
+    labels = found;
   }
   if (filter.milestone === null) conditions.push(sql<SqlBool>`${column("milestone_id")} is null`);
   else if (filter.milestone !== undefined) {
@@ -149,7 +154,7 @@ export async function issuableConditions(
       sql<SqlBool>`(${containsIgnoringCase(db, column("title"), filter.search)} or ${containsIgnoringCase(db, column("description"), filter.search)})`,
     );
   }
-  return conditions;
+  return { count: [...conditions, ...labels.count], page: [...conditions, ...labels.page] };
 }
 
 /**
@@ -190,10 +195,9 @@ async function labelConditions(
   type: IssuableType,
   scope: IssuableScope,
   labels: { titles: readonly string[]; match: "any" | "all" },
-  labelMatch: LabelMatch,
-): Promise<RawBuilder<SqlBool>[] | null> {
+): Promise<ListConditions | null> {
   const titles = [...new Set(labels.titles)];
-  if (titles.length === 0) return labels.match === "all" ? [] : null;
+  if (titles.length === 0) return labels.match === "all" ? { count: [], page: [] } : null;
   const id = sql.ref(`${table}.id`);
   if (scope.kind === "project") {
     const found = await db
@@ -203,20 +207,26 @@ async function labelConditions(
       .where("title", "in", titles)
       .execute();
     if (found.length === 0 || (labels.match === "all" && found.length < titles.length)) return null;
-    // Each condition takes its own shape: with `all`, a rare label keeps the list.
-    const carrying = async (labelIds: number[]) =>
-      labelMatch === "page" && (await commonLabels(db, type, labelIds))
-        ? sql<SqlBool>`exists (select 1 from label_links where label_id in (${sql.join(labelIds)}) and target_type = ${type} and target_id = ${id})`
-        : sql<SqlBool>`${id} in (select target_id from label_links where label_id in (${sql.join(labelIds)}) and target_type = ${type})`;
-    if (labels.match === "any") return [await carrying(found.map((label) => label.id))];
-    const conditions: RawBuilder<SqlBool>[] = [];
-    for (const label of found) conditions.push(await carrying([label.id]));
+    const groups =
+      labels.match === "any" ? [found.map((label) => label.id)] : found.map((label) => [label.id]);
+    const conditions: ListConditions = { count: [], page: [] };
+    // Each label (or set of labels) takes its own page shape: with `all`, a rare label keeps the list.
+    for (const labelIds of groups) {
+      const inList = sql<SqlBool>`${id} in (select target_id from label_links where label_id in (${sql.join(labelIds)}) and target_type = ${type})`;
+      conditions.count.push(inList);
+      conditions.page.push(
+        (await commonLabels(db, type, labelIds))
+          ? sql<SqlBool>`exists (select 1 from label_links where label_id in (${sql.join(labelIds)}) and target_type = ${type} and target_id = ${id})`
+          : inList,
+      );
+    }
     return conditions;
   }
   const carrying = (wanted: string[]) =>
     sql<SqlBool>`exists (select 1 from label_links ll inner join labels l on l.id = ll.label_id
       where ll.target_type = ${type} and ll.target_id = ${id} and l.title in (${sql.join(wanted)}))`;
-  return labels.match === "any" ? [carrying(titles)] : titles.map((title) => carrying([title]));
+  const conditions = labels.match === "any" ? [carrying(titles)] : titles.map((title) => carrying([title]));
+  return { count: conditions, page: conditions };
 }
 
 /**

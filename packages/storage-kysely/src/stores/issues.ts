@@ -17,7 +17,7 @@ import {
   type IssuableOrder,
   type IssuableScope,
   issuableConditions,
-  type LabelMatch,
+  type ListConditions,
   narrowedBeyondStates,
   recountState,
   rowState,
@@ -233,12 +233,11 @@ export class IssueStore {
     order: IssuableOrder,
     page: PageRequest,
   ): Promise<Page<Issue>> {
-    const empty = { items: [], page: page.page, perPage: page.perPage, total: 0 };
-    // The count walks many rows and the page few: a label filter takes the best shape for each.
-    const query = await this.matching(scope, filter, order, "list");
-    const pageQuery =
-      filter.labels && scope.kind === "project" ? await this.matching(scope, filter, order, "page") : query;
-    if (query === null || pageQuery === null) return empty;
+    const conditions = await issuableConditions(this.db, "issues", scope, filter, ISSUE_STATES);
+    if (conditions === null) return { items: [], page: page.page, perPage: page.perPage, total: 0 };
+    // The count walks many rows and the page few: see ListConditions.
+    const query = this.matching(conditions.count, filter, order);
+    const pageQuery = this.matching(conditions.page, filter, order);
     const known =
       scope.kind === "project" && !narrowedBeyondStates(filter) && filter.confidential === undefined
         ? countedTotal(await this.counts(scope.projectId), filter.states ?? ISSUE_STATES)
@@ -260,18 +259,11 @@ export class IssueStore {
     return { items: rows.map(toIssue), page: page.page, perPage: page.perPage, total };
   }
 
-  /** The issues of a list, ordered; null when nothing can match. `labelMatch`: see {@link LabelMatch}. */
-  private async matching(
-    scope: IssuableScope,
-    filter: IssueFilter,
-    order: IssuableOrder,
-    labelMatch: LabelMatch,
-  ) {
-    const conditions = await issuableConditions(this.db, "issues", scope, filter, ISSUE_STATES, labelMatch);
-    if (conditions === null) return null;
-    if (filter.confidential) conditions.push(confidentialCondition(filter.confidential));
+  /** The issues meeting these conditions and the filter's confidentiality, ordered. */
+  private matching(conditions: ListConditions["count"], filter: IssueFilter, order: IssuableOrder) {
     let query = this.db.selectFrom("issues").selectAll();
     for (const condition of conditions) query = query.where(condition);
+    if (filter.confidential) query = query.where(confidentialCondition(filter.confidential));
     return ordered(query, order);
   }
 }

@@ -18,6 +18,7 @@ import {
   type IssuableOrder,
   type IssuableScope,
   issuableConditions,
+  type ListConditions,
   narrowedBeyondStates,
   recountState,
   rowState,
@@ -320,11 +321,16 @@ export class MergeRequestStore {
       MERGE_REQUEST_STATES,
     );
     if (conditions === null) return { items: [], page: page.page, perPage: page.perPage, total: 0 };
-    let query = this.db.selectFrom("merge_requests").selectAll();
-    for (const condition of conditions) query = query.where(condition);
-    if (filter.sourceBranch !== undefined) query = query.where("source_branch", "=", filter.sourceBranch);
-    if (filter.targetBranch !== undefined) query = query.where("target_branch", "=", filter.targetBranch);
-    query = ordered(query, order);
+    const matching = (predicates: ListConditions["count"]) => {
+      let query = this.db.selectFrom("merge_requests").selectAll();
+      for (const condition of predicates) query = query.where(condition);
+      if (filter.sourceBranch !== undefined) query = query.where("source_branch", "=", filter.sourceBranch);
+      if (filter.targetBranch !== undefined) query = query.where("target_branch", "=", filter.targetBranch);
+      return ordered(query, order);
+    };
+    // The count walks many rows and the page few: see ListConditions.
+    const query = matching(conditions.count);
+    const pageQuery = matching(conditions.page);
     const unfiltered =
       scope.kind === "project" &&
       !narrowedBeyondStates(filter) &&
@@ -337,7 +343,7 @@ export class MergeRequestStore {
       total: known ?? undefined,
       rows: (limit, offset) =>
         offset < DEFERRED_JOIN_OFFSET
-          ? query.limit(limit).offset(offset).execute()
+          ? pageQuery.limit(limit).offset(offset).execute()
           : ordered(
               this.db
                 .selectFrom("merge_requests")
@@ -345,7 +351,7 @@ export class MergeRequestStore {
                 .where(
                   "id",
                   "in",
-                  query.clearSelect().select("merge_requests.id").limit(limit).offset(offset),
+                  pageQuery.clearSelect().select("merge_requests.id").limit(limit).offset(offset),
                 ),
               order,
             ).execute(),
