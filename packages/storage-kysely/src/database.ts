@@ -211,6 +211,10 @@ export interface NotesTable extends Omit<Stored<Note>, "id"> {
 /** `labels`: a project's labels, titles unique in the project. */
 export interface LabelsTable extends Omit<Stored<Label>, "id"> {
   id: Generated<number>;
+  /** What carries the label in each counted state, kept by the stores (see label-counters.ts). */
+  open_issues_count: Generated<number>;
+  closed_issues_count: Generated<number>;
+  open_merge_requests_count: Generated<number>;
 }
 
 /** `label_links`: which issues and merge requests carry which label. */

@@ -42,10 +42,11 @@ export interface PageOptions<O> {
    */
   wholeTable?: keyof Database | undefined;
   /**
-   * The list's exact total when it is known without counting (a counter kept with every change):
-   * no count query runs.
+   * The list's total when it is known without counting (a counter kept with every change), or null
+   * when it is known to be above COUNT_LIMIT (reported as unknown, as a capped count would): no
+   * count query runs.
    */
-  total?: number | undefined;
+  total?: number | null | undefined;
 }
 
 /** True when `db` runs on SQLite. */

@@ -115,7 +115,7 @@ export async function issueCases({ wanted, fixture, kiln, auth, tmp, dbFile, syn
     },
     {
       id: "raw_issues_list_label",
-      label: `(h) raw SQL issues, 100k project, opened+${LIST_LABEL} p1 + capped COUNT`,
+      label: `(h) raw SQL issues, 100k project, opened+${LIST_LABEL} p1 + label counter`,
       server: raw,
       path: `/projects/${big}/issues?${LABEL_QUERY}`,
       expectItems: 20,

@@ -2,14 +2,16 @@
 // WHERE, ORDER BY and LIMIT as Kiln's issue store writes for `GET /projects/:id/issues`, and the
 // statements of a creation.
 
-import { COUNT_LIMIT } from "./raw-sql.mjs";
-
 /** Kiln's default order: newest first, ties broken by id. */
 const ORDER = "ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?";
 /** `state=opened` is opened and reopened: both are stored as state 'opened'. */
 const OPENED = "project_id = ? AND state = 'opened'";
-/** Carrying one of the label ids (the parameters), as the store's label filter in one project. */
-const CARRYING = "id IN (SELECT target_id FROM label_links WHERE label_id = ? AND target_type = 'Issue')";
+/**
+ * Carrying the label id (the parameter), as the store's page shape for a label on many issues: one
+ * probe of label_links' primary key per issue walked in the list's order.
+ */
+const CARRYING =
+  "EXISTS (SELECT 1 FROM label_links WHERE label_id = ? AND target_type = 'Issue' AND target_id = issues.id)";
 
 /**
  * performance.md's raw list figure: a project's issues in every state, page 1, and their exact
@@ -21,12 +23,13 @@ export const ISSUES_COUNT_SQL = "SELECT COUNT(*) FROM issues WHERE project_id = 
 export const ISSUES_OPENED_PAGE_SQL = `SELECT * FROM issues WHERE ${OPENED} ${ORDER}`;
 /** The total of an unfiltered state list, from the project's counters (no count). Parameter: project id. */
 export const ISSUES_COUNTERS_SQL = "SELECT open_issues_count, closed_issues_count FROM projects WHERE id = ?";
-/** A project's label by title (the label filter names titles). Parameters: project id, title. */
-export const LABEL_ID_SQL = "SELECT id FROM labels WHERE project_id = ? AND title = ?";
+/**
+ * A project's label by title (the label filter names titles), with its count of open issues (kept
+ * with every change, as the counters of projects). Parameters: project id, title.
+ */
+export const LABEL_SQL = "SELECT id, open_issues_count FROM labels WHERE project_id = ? AND title = ?";
 /** Parameters: project id, label id, limit, offset. */
 export const ISSUES_OPENED_LABEL_PAGE_SQL = `SELECT * FROM issues WHERE ${OPENED} AND ${CARRYING} ${ORDER}`;
-/** Capped as every filtered list's is: no X-Total above 10,000. Parameters: project id, label id. */
-export const ISSUES_OPENED_LABEL_COUNT_SQL = `SELECT COUNT(*) FROM (SELECT 1 FROM issues WHERE ${OPENED} AND ${CARRYING} LIMIT ${COUNT_LIMIT + 1})`;
 
 /** The project's next issue iid. Parameter: project id. */
 export const NEXT_IID_SQL = `INSERT INTO internal_ids (project_id, usage, last_value) VALUES (?, 'issues', 1)

@@ -96,6 +96,9 @@ export function seedIssues(dataDir, { count, bigCount, projects }) {
     const setCounters = db.prepare(
       "UPDATE projects SET open_issues_count = ?, closed_issues_count = ? WHERE id = ?",
     );
+    const setLabelCounters = db.prepare(
+      "UPDATE labels SET open_issues_count = ?, closed_issues_count = ? WHERE id = ?",
+    );
     const setIid = db.prepare(
       `INSERT INTO internal_ids (project_id, usage, last_value) VALUES (?, 'issues', ?)
        ON CONFLICT (project_id, usage) DO UPDATE SET last_value = excluded.last_value`,
@@ -113,6 +116,7 @@ export function seedIssues(dataDir, { count, bigCount, projects }) {
       const restoreIndexes = dropIndexes(db, ["issues", "label_links"]);
       const counters = new Map(projectIds.map((id) => [id, { last: 0, opened: 0, closed: 0 }]));
       const links = ISSUE_LABELS.map(() => []); // per label kind: [labelId, issueId] pairs
+      const labelCounters = new Map(); // label id → { opened, closed }, as the label store keeps them
       // The big project takes every (count / bigCount)-th issue; the others share the rest in turn.
       const stride = count / bigCount;
       let nextOther = 0;
@@ -147,7 +151,12 @@ export function seedIssues(dataDir, { count, bigCount, projects }) {
         );
         const ids = labelIds.get(projectId);
         ISSUE_LABELS.forEach((label, i) => {
-          if (next() < label.share) links[i].push(ids[i], issueId);
+          if (next() < label.share) {
+            links[i].push(ids[i], issueId);
+            const counted = labelCounters.get(ids[i]) ?? { opened: 0, closed: 0 };
+            counted[open ? "opened" : "closed"] += 1;
+            labelCounters.set(ids[i], counted);
+          }
         });
       }
       // In primary key order (label, then issue): the b-tree is written from left to right.
@@ -161,6 +170,8 @@ export function seedIssues(dataDir, { count, bigCount, projects }) {
         setCounters.run(counter.opened, counter.closed, projectId);
         setIid.run(projectId, counter.last);
       }
+      for (const [labelId, counted] of labelCounters)
+        setLabelCounters.run(counted.opened, counted.closed, labelId);
       return { links: pairs.length, big: counters.get(bigProject) };
     });
     const { links, big } = seed();

@@ -2,6 +2,7 @@ import type { SortDirection } from "@kiln/domain";
 import { type Kysely, type RawBuilder, type SqlBool, sql } from "kysely";
 import type { Database, StoredIssuableState } from "../database.js";
 import { containsIgnoringCase } from "../queries.js";
+import { recountLinks } from "./label-counters.js";
 import { type ProjectReader, readableProjectIds } from "./project-scopes.js";
 
 // What issues and merge requests share in storage: the stored form of their state, the filters of
@@ -85,6 +86,18 @@ export function narrowedBeyondStates(filter: IssuableFilter<IssuableState>): boo
 export interface ListConditions {
   count: RawBuilder<SqlBool>[];
   page: RawBuilder<SqlBool>[];
+  /**
+   * The issue counters of the labels a one-project label filter names (those the project has):
+   * a list narrowed by one label and states alone takes its total from them.
+   */
+  labels?: LabelIssueCounts[] | undefined;
+}
+
+/** A label's counters of open and closed issues (see label-counters.ts). */
+export interface LabelIssueCounts {
+  id: number;
+  open_issues_count: number;
+  closed_issues_count: number;
 }
 
 /** From how many issuables a label counts as common (see {@link ListConditions}). */
@@ -154,7 +167,11 @@ export async function issuableConditions(
       sql<SqlBool>`(${containsIgnoringCase(db, column("title"), filter.search)} or ${containsIgnoringCase(db, column("description"), filter.search)})`,
     );
   }
-  return { count: [...conditions, ...labels.count], page: [...conditions, ...labels.page] };
+  return {
+    count: [...conditions, ...labels.count],
+    page: [...conditions, ...labels.page],
+    labels: labels.labels,
+  };
 }
 
 /**
@@ -202,20 +219,26 @@ async function labelConditions(
   if (scope.kind === "project") {
     const found = await db
       .selectFrom("labels")
-      .select(["id", "title"])
+      .select(["id", "open_issues_count", "closed_issues_count"])
       .where("project_id", "=", scope.projectId)
       .where("title", "in", titles)
       .execute();
     if (found.length === 0 || (labels.match === "all" && found.length < titles.length)) return null;
-    const groups =
-      labels.match === "any" ? [found.map((label) => label.id)] : found.map((label) => [label.id]);
-    const conditions: ListConditions = { count: [], page: [] };
+    const groups = labels.match === "any" ? [found] : found.map((label) => [label]);
+    const conditions: ListConditions = { count: [], page: [], labels: found };
     // Each label (or set of labels) takes its own page shape: with `all`, a rare label keeps the list.
-    for (const labelIds of groups) {
+    for (const group of groups) {
+      const labelIds = group.map((label) => label.id);
       const inList = sql<SqlBool>`${id} in (select target_id from label_links where label_id in (${sql.join(labelIds)}) and target_type = ${type})`;
       conditions.count.push(inList);
+      const common =
+        type === "Issue"
+          ? // The counters tell for issues; merge requests count their open ones only.
+            group.reduce((sum, label) => sum + label.open_issues_count + label.closed_issues_count, 0) >=
+            COMMON_LABEL_LINKS
+          : await commonLabels(db, type, labelIds);
       conditions.page.push(
-        (await commonLabels(db, type, labelIds))
+        common
           ? sql<SqlBool>`exists (select 1 from label_links where label_id in (${sql.join(labelIds)}) and target_type = ${type} and target_id = ${id})`
           : inList,
       );
@@ -295,16 +318,17 @@ export async function countIssuable(
     .execute();
 }
 
-/** Moves one issuable's count from state `from` to `to`. */
+/** Moves one issuable's count from state `from` to `to`, on its project and on its labels. */
 export async function recountState(
   db: Kysely<Database>,
   table: IssuableTable,
-  projectId: number,
+  row: { id: number; project_id: number },
   from: IssuableState,
   to: IssuableState,
 ): Promise<void> {
-  await countIssuable(db, table, projectId, from, -1);
-  await countIssuable(db, table, projectId, to, 1);
+  await countIssuable(db, table, row.project_id, from, -1);
+  await countIssuable(db, table, row.project_id, to, 1);
+  await recountLinks(db, { type: TYPES[table], id: row.id }, storedState(from).state, storedState(to).state);
 }
 
 /**
@@ -322,6 +346,7 @@ export async function deleteIssuable(
     .returning(["project_id", "state", "reopened"])
     .executeTakeFirst();
   if (!row) return false;
+  await recountLinks(db, { type: TYPES[table], id }, row.state, null);
   await deleteDependents(db, TYPES[table], id);
   await countIssuable(db, table, row.project_id, rowState(row), -1);
   return true;

@@ -1,4 +1,11 @@
-import { ISSUE_STATES, type Issue, type IssueState, type Page, type PageRequest } from "@kiln/domain";
+import {
+  COUNT_LIMIT,
+  ISSUE_STATES,
+  type Issue,
+  type IssueState,
+  type Page,
+  type PageRequest,
+} from "@kiln/domain";
 import {
   type Kysely,
   type RawBuilder,
@@ -199,7 +206,7 @@ export class IssueStore {
         .returningAll()
         .executeTakeFirst();
       if (!row) return undefined;
-      await recountState(db, "issues", row.project_id, from, to);
+      await recountState(db, "issues", row, from, to);
       return toIssue(row);
     });
   }
@@ -223,9 +230,10 @@ export class IssueStore {
   }
 
   /**
-   * One page of issues from a scope, filtered and ordered. The total is exact: from the project's
-   * counters when the list is one project's issues filtered by state alone (no count runs), else
-   * counted up to COUNT_LIMIT and unknown (null) beyond.
+   * One page of issues from a scope, filtered and ordered. The total comes without counting when
+   * the list is one project's issues filtered by state alone (the project's counters: exact) or by
+   * state and one label (the label's counters: exact up to COUNT_LIMIT, unknown (null) beyond, as
+   * for any filtered list); otherwise it is counted up to COUNT_LIMIT and unknown beyond.
    */
   async list(
     scope: IssuableScope,
@@ -238,12 +246,9 @@ export class IssueStore {
     // The count walks many rows and the page few: see ListConditions.
     const query = this.matching(conditions.count, filter, order);
     const pageQuery = this.matching(conditions.page, filter, order);
-    const known =
-      scope.kind === "project" && !narrowedBeyondStates(filter) && filter.confidential === undefined
-        ? countedTotal(await this.counts(scope.projectId), filter.states ?? ISSUE_STATES)
-        : null;
     const { rows, total } = await paginate(this.db, query, page, "capped", {
-      total: known ?? undefined,
+      total:
+        scope.kind === "project" ? await this.knownTotal(scope.projectId, filter, conditions) : undefined,
       rows: (limit, offset) =>
         offset < DEFERRED_JOIN_OFFSET
           ? pageQuery.limit(limit).offset(offset).execute()
@@ -257,6 +262,27 @@ export class IssueStore {
             ).execute(),
     });
     return { items: rows.map(toIssue), page: page.page, perPage: page.perPage, total };
+  }
+
+  /**
+   * A one-project list's total from counters, when they can tell it (see {@link list}): a number,
+   * null when it is above COUNT_LIMIT, undefined when it has to be counted.
+   */
+  private async knownTotal(
+    projectId: number,
+    filter: IssueFilter,
+    conditions: ListConditions,
+  ): Promise<number | null | undefined> {
+    if (filter.confidential !== undefined) return undefined;
+    const states = filter.states ?? ISSUE_STATES;
+    if (!narrowedBeyondStates(filter)) return countedTotal(await this.counts(projectId), states) ?? undefined;
+    const label = conditions.labels?.length === 1 ? conditions.labels[0] : undefined;
+    if (!label || narrowedBeyondStates({ ...filter, labels: undefined })) return undefined;
+    const total = countedTotal(
+      { opened: label.open_issues_count, closed: label.closed_issues_count },
+      states,
+    );
+    return total === null ? undefined : total > COUNT_LIMIT ? null : total;
   }
 
   /** The issues meeting these conditions and the filter's confidentiality, ordered. */

@@ -5,8 +5,25 @@ import { guardUnique } from "../errors.js";
 import { atomically, definedOnly, now } from "../queries.js";
 import type { IssuableType } from "./issuables.js";
 import { type ConfidentialFilter, confidentialCondition } from "./issues.js";
+import { countLinks, type LabelTarget } from "./label-counters.js";
 
-const toLabel = (row: Selectable<LabelsTable>): Label => row;
+export type { LabelTarget } from "./label-counters.js";
+
+/** The columns of a {@link Label}: the rest of the row are its counters. */
+const LABEL_COLUMNS = [
+  "id",
+  "project_id",
+  "title",
+  "color",
+  "description",
+  "priority",
+  "created_at",
+  "updated_at",
+] as const satisfies readonly (keyof Label & keyof Selectable<LabelsTable>)[];
+
+const LABEL_COLUMNS_OF_LABELS = LABEL_COLUMNS.map((column) => `labels.${column}` as const);
+
+const toLabel = (row: Pick<Selectable<LabelsTable>, (typeof LABEL_COLUMNS)[number]>): Label => row;
 
 /**
  * Labels in GitLab's list order, by title, here ignoring case first (as PostgreSQL's usual
@@ -28,12 +45,6 @@ export type LabelPatch = {
   [K in "title" | "color" | "description" | "priority"]?: Label[K] | undefined;
 };
 
-/** An issue or merge request, as label links point at it. */
-export interface LabelTarget {
-  type: IssuableType;
-  id: number;
-}
-
 /**
  * Labels of projects and the links that put them on issues and merge requests. Titles are unique
  * in a project, comparing case: a create or rename to a taken title raises UniqueViolation.
@@ -43,7 +54,11 @@ export class LabelStore {
 
   /** A label by id. */
   async findById(id: number): Promise<Label | undefined> {
-    const row = await this.db.selectFrom("labels").selectAll().where("id", "=", id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("labels")
+      .select(LABEL_COLUMNS)
+      .where("id", "=", id)
+      .executeTakeFirst();
     return row && toLabel(row);
   }
 
@@ -51,7 +66,7 @@ export class LabelStore {
   async findByTitle(projectId: number, title: string): Promise<Label | undefined> {
     const row = await this.db
       .selectFrom("labels")
-      .selectAll()
+      .select(LABEL_COLUMNS)
       .where("project_id", "=", projectId)
       .where("title", "=", title)
       .executeTakeFirst();
@@ -63,7 +78,7 @@ export class LabelStore {
     if (titles.length === 0) return [];
     const rows = await this.db
       .selectFrom("labels")
-      .selectAll()
+      .select(LABEL_COLUMNS)
       .where("project_id", "=", projectId)
       .where("title", "in", [...new Set(titles)])
       .execute();
@@ -72,7 +87,11 @@ export class LabelStore {
 
   /** Every label of a project, by title (the list is not paginated). */
   async listForProject(projectId: number): Promise<Label[]> {
-    const rows = await this.db.selectFrom("labels").selectAll().where("project_id", "=", projectId).execute();
+    const rows = await this.db
+      .selectFrom("labels")
+      .select(LABEL_COLUMNS)
+      .where("project_id", "=", projectId)
+      .execute();
     return rows.map(toLabel).sort(byTitle);
   }
 
@@ -83,7 +102,7 @@ export class LabelStore {
       this.db
         .insertInto("labels")
         .values({ ...label, created_at: at, updated_at: at })
-        .returningAll()
+        .returning(LABEL_COLUMNS)
         .executeTakeFirstOrThrow(),
     );
     return toLabel(row);
@@ -96,7 +115,7 @@ export class LabelStore {
         .updateTable("labels")
         .set({ ...definedOnly(patch), updated_at: now() })
         .where("id", "=", id)
-        .returningAll()
+        .returning(LABEL_COLUMNS)
         .executeTakeFirst(),
     );
     return row && toLabel(row);
@@ -117,7 +136,8 @@ export class LabelStore {
 
   /**
    * How many open and closed issues and open merge requests carry each label (open: opened or
-   * reopened). `confidential` leaves out the confidential issues it does not name, as for lists.
+   * reopened): the label's counters, or, when `confidential` leaves out the confidential issues it
+   * does not name (as for lists), a count.
    */
   async counts(
     labelIds: readonly number[],
@@ -131,6 +151,15 @@ export class LabelStore {
     );
     if (labelIds.length === 0) return counts;
     const ids = [...new Set(labelIds)];
+    if (!confidential) {
+      const rows = await this.db
+        .selectFrom("labels")
+        .select(["id", "open_issues_count", "closed_issues_count", "open_merge_requests_count"])
+        .where("id", "in", ids)
+        .execute();
+      for (const { id, ...counted } of rows) counts.set(id, counted);
+      return counts;
+    }
     let issues = this.db
       .selectFrom("label_links")
       .innerJoin("issues", "issues.id", "label_links.target_id")
@@ -168,7 +197,7 @@ export class LabelStore {
     const rows = await this.db
       .selectFrom("label_links")
       .innerJoin("labels", "labels.id", "label_links.label_id")
-      .selectAll("labels")
+      .select(LABEL_COLUMNS_OF_LABELS)
       .select("label_links.target_id")
       .where("label_links.target_type", "=", type)
       .where("label_links.target_id", "in", [...new Set(targetIds)])
@@ -186,7 +215,13 @@ export class LabelStore {
         .where("target_type", "=", target.type)
         .where("target_id", "=", target.id);
       if (labelIds.length > 0) removal = removal.where("label_id", "not in", [...new Set(labelIds)]);
-      await removal.execute();
+      const removed = await removal.returning("label_id").execute();
+      await countLinks(
+        db,
+        target,
+        removed.map((link) => link.label_id),
+        -1,
+      );
       await new LabelStore(db).addLabels(target, labelIds);
     });
   }
@@ -194,27 +229,46 @@ export class LabelStore {
   /** Adds labels to an issue or merge request; those it already carries stay as they are. */
   async addLabels(target: LabelTarget, labelIds: readonly number[]): Promise<void> {
     if (labelIds.length === 0) return;
-    await this.db
-      .insertInto("label_links")
-      .values(
-        [...new Set(labelIds)].map((label_id) => ({
-          label_id,
-          target_type: target.type,
-          target_id: target.id,
-        })),
-      )
-      .onConflict((oc) => oc.doNothing())
-      .execute();
+    await atomically(this.db, async (db) => {
+      // Conflicting rows are not returned: only the links made now are counted.
+      const added = await db
+        .insertInto("label_links")
+        .values(
+          [...new Set(labelIds)].map((label_id) => ({
+            label_id,
+            target_type: target.type,
+            target_id: target.id,
+          })),
+        )
+        .onConflict((oc) => oc.doNothing())
+        .returning("label_id")
+        .execute();
+      await countLinks(
+        db,
+        target,
+        added.map((link) => link.label_id),
+        1,
+      );
+    });
   }
 
   /** Takes labels off an issue or merge request. */
   async removeLabels(target: LabelTarget, labelIds: readonly number[]): Promise<void> {
     if (labelIds.length === 0) return;
-    await this.db
-      .deleteFrom("label_links")
-      .where("target_type", "=", target.type)
-      .where("target_id", "=", target.id)
-      .where("label_id", "in", [...new Set(labelIds)])
-      .execute();
+    await atomically(this.db, async (db) => {
+      const removed = await db
+        .deleteFrom("label_links")
+        .where("target_type", "=", target.type)
+        .where("target_id", "=", target.id)
+        .where("label_id", "in", [...new Set(labelIds)])
+        .returning("label_id")
+        .execute();
+      await countLinks(
+        db,
+        target,
+        removed.map((link) => link.label_id),
+        -1,
+      );
+    });
   }
 }

@@ -275,7 +275,7 @@ export class MergeRequestStore {
           .executeTakeFirst(),
       );
       if (!row) return undefined;
-      await recountState(db, "merge_requests", row.project_id, from, to);
+      await recountState(db, "merge_requests", row, from, to);
       return toMergeRequest(row);
     });
   }
