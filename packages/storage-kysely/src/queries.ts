@@ -50,7 +50,7 @@ export interface PageOptions<O> {
 }
 
 /** True when `db` runs on SQLite. */
-function onSqlite(db: Kysely<Database>): boolean {
+export function onSqlite(db: Kysely<Database>): boolean {
   return db.getExecutor().adapter instanceof SqliteAdapter;
 }
 

@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { Database, StoredIssuableState } from "../database.js";
+import { onSqlite } from "../queries.js";
 
 // Each label counts what carries it in each state (see migration 0007). Every change to a label
 // link, and every state change or deletion of an issue or merge request, adjusts the counters in
@@ -30,7 +31,12 @@ export function labelCounter(
   return COUNTERS[type][state];
 }
 
-/** The stored state of the target, or undefined when it does not exist (nothing to count). */
+/**
+ * The stored state of the target, or undefined when it does not exist (nothing to count). On
+ * PostgreSQL the row stays locked to the end of the transaction, so that a concurrent state change
+ * waits and then recounts links made here, or is seen here when it came first. (A state change
+ * locks the row the same way, before its labels: one order of locks, no deadlock.)
+ */
 async function storedStateOf(
   db: Kysely<Database>,
   target: LabelTarget,
@@ -39,28 +45,34 @@ async function storedStateOf(
     .selectFrom(TABLES[target.type])
     .select("state")
     .where("id", "=", target.id)
+    .$if(!onSqlite(db), (query) => query.forUpdate())
     .executeTakeFirst();
   return row?.state;
 }
 
 /**
- * Counts links just made (`delta` 1) or just removed (-1) between the target and these labels, by
- * the target's current state. Run it in the transaction that changed the links.
+ * Counts the links just made (`added`) and just removed (`removed`) between the target and labels,
+ * by the target's current state, in one statement. Run it in the transaction that changed the links.
  */
 export async function countLinks(
   db: Kysely<Database>,
   target: LabelTarget,
-  labelIds: readonly number[],
-  delta: 1 | -1,
+  { added = [], removed = [] }: { added?: readonly number[]; removed?: readonly number[] },
 ): Promise<void> {
-  if (labelIds.length === 0) return;
+  if (added.length === 0 && removed.length === 0) return;
   const state = await storedStateOf(db, target);
   const column = state && labelCounter(target.type, state);
   if (!column) return;
+  const delta =
+    removed.length === 0
+      ? sql<number>`1`
+      : added.length === 0
+        ? sql<number>`-1`
+        : sql<number>`case when id in (${sql.join([...added])}) then 1 else -1 end`;
   await db
     .updateTable("labels")
     .set({ [column]: sql`${sql.ref(column)} + ${delta}` })
-    .where("id", "in", [...new Set(labelIds)])
+    .where("id", "in", [...new Set([...added, ...removed])])
     .execute();
 }
 

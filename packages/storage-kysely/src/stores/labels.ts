@@ -216,13 +216,8 @@ export class LabelStore {
         .where("target_id", "=", target.id);
       if (labelIds.length > 0) removal = removal.where("label_id", "not in", [...new Set(labelIds)]);
       const removed = await removal.returning("label_id").execute();
-      await countLinks(
-        db,
-        target,
-        removed.map((link) => link.label_id),
-        -1,
-      );
-      await new LabelStore(db).addLabels(target, labelIds);
+      const added = await insertLinks(db, target, labelIds);
+      await countLinks(db, target, { added, removed: removed.map((link) => link.label_id) });
     });
   }
 
@@ -230,25 +225,7 @@ export class LabelStore {
   async addLabels(target: LabelTarget, labelIds: readonly number[]): Promise<void> {
     if (labelIds.length === 0) return;
     await atomically(this.db, async (db) => {
-      // Conflicting rows are not returned: only the links made now are counted.
-      const added = await db
-        .insertInto("label_links")
-        .values(
-          [...new Set(labelIds)].map((label_id) => ({
-            label_id,
-            target_type: target.type,
-            target_id: target.id,
-          })),
-        )
-        .onConflict((oc) => oc.doNothing())
-        .returning("label_id")
-        .execute();
-      await countLinks(
-        db,
-        target,
-        added.map((link) => link.label_id),
-        1,
-      );
+      await countLinks(db, target, { added: await insertLinks(db, target, labelIds) });
     });
   }
 
@@ -263,12 +240,30 @@ export class LabelStore {
         .where("label_id", "in", [...new Set(labelIds)])
         .returning("label_id")
         .execute();
-      await countLinks(
-        db,
-        target,
-        removed.map((link) => link.label_id),
-        -1,
-      );
+      await countLinks(db, target, { removed: removed.map((link) => link.label_id) });
     });
   }
+}
+
+/** Links the target to these labels; returns those linked now (not those it already carried). */
+async function insertLinks(
+  db: Kysely<Database>,
+  target: LabelTarget,
+  labelIds: readonly number[],
+): Promise<number[]> {
+  if (labelIds.length === 0) return [];
+  // Conflicting rows are not returned: only the links made now are counted.
+  const added = await db
+    .insertInto("label_links")
+    .values(
+      [...new Set(labelIds)].map((label_id) => ({
+        label_id,
+        target_type: target.type,
+        target_id: target.id,
+      })),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .returning("label_id")
+    .execute();
+  return added.map((link) => link.label_id);
 }
