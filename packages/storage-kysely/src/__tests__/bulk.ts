@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../database.js";
+import { fillLabelCounters } from "../migrations/0007_label_counters.js";
 
 /**
  * Inserts `count` issues into a project in one statement, bypassing the store (no counters, no
@@ -40,15 +41,4 @@ function timestampAt(seconds: ReturnType<typeof sql>) {
  * Sets every label's counters (see stores/label-counters.ts) from its links, as the migration that
  * added them did: for tests that insert label links or issues in bulk, bypassing the stores.
  */
-export async function recountLabels(db: Kysely<Database>): Promise<void> {
-  const carrying = (table: "issues" | "merge_requests", type: string, state: string) => sql`(
-    select count(*) from label_links join ${sql.table(table)} on ${sql.ref(`${table}.id`)} = label_links.target_id
-     where label_links.label_id = labels.id and label_links.target_type = ${type}
-       and ${sql.ref(`${table}.state`)} = ${state})`;
-  await sql`
-    update labels set
-      open_issues_count = ${carrying("issues", "Issue", "opened")},
-      closed_issues_count = ${carrying("issues", "Issue", "closed")},
-      open_merge_requests_count = ${carrying("merge_requests", "MergeRequest", "opened")}
-  `.execute(db);
-}
+export const recountLabels = (db: Kysely<Database>): Promise<void> => fillLabelCounters(db);

@@ -15,6 +15,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .addColumn(column, "integer", (c) => c.notNull().defaultTo(0))
       .execute();
   }
+  await fillLabelCounters(db);
+}
+
+/** Sets every label's counters from its links (also for tests that insert links in bulk). */
+export async function fillLabelCounters<DB>(db: Kysely<DB>): Promise<void> {
   const carrying = (table: "issues" | "merge_requests", type: string, state: string) => sql`(
     select count(*) from label_links
       join ${sql.table(table)} on ${sql.ref(`${table}.id`)} = label_links.target_id
