@@ -13,7 +13,7 @@ export interface LabelTarget {
 }
 
 /** A column of `labels` that counts the label's issues or merge requests in one state. */
-export type LabelCounter = "open_issues_count" | "closed_issues_count" | "open_merge_requests_count";
+type LabelCounter = "open_issues_count" | "closed_issues_count" | "open_merge_requests_count";
 
 // Closed and merged merge requests are not counted: GitLab's label shows open ones only.
 const COUNTERS: Record<LabelTarget["type"], Partial<Record<StoredIssuableState, LabelCounter>>> = {
@@ -24,10 +24,7 @@ const COUNTERS: Record<LabelTarget["type"], Partial<Record<StoredIssuableState, 
 const TABLES = { Issue: "issues", MergeRequest: "merge_requests" } as const;
 
 /** The counter of labels on a `type` in a stored state, if that state is counted. */
-export function labelCounter(
-  type: LabelTarget["type"],
-  state: StoredIssuableState,
-): LabelCounter | undefined {
+function labelCounter(type: LabelTarget["type"], state: StoredIssuableState): LabelCounter | undefined {
   return COUNTERS[type][state];
 }
 
