@@ -121,7 +121,11 @@ describe("multipart bodies of routes that take a file", () => {
     req.on("error", () => undefined);
     req.write(head);
     req.write("x".repeat(1000));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Wait for the server to have opened the temp file (a fixed sleep was too short under CI's load).
+    const deadline = Date.now() + 5000;
+    while (tempFiles().length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     expect(tempFiles()).toHaveLength(1);
     req.destroy();
     expect(await lastOutcome).toEqual({ error: "400 (Bad request) malformed multipart body" });
