@@ -115,7 +115,10 @@ describe("the push gate", () => {
     await expect(gate.open(gitDir, () => [])).rejects.toBeInstanceOf(GitError);
     session.close();
     pending.close();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The last session closed removes the hook files in the background: wait for that, up to 5 s.
+    for (let waited = 0; existsSync(hooks) && waited < 5000; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     expect(existsSync(hooks)).toBe(false);
   });
 
