@@ -67,3 +67,23 @@ export const USERS_COUNT_SQL = "SELECT COUNT(*) FROM users";
 export const PROJECTS_PAGE_SQL = `SELECT ${PROJECT_COLUMNS} FROM projects ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`;
 /** Capped as Kiln's `/projects/all` count is: it stops after COUNT_LIMIT + 1 rows. */
 export const PROJECTS_COUNT_SQL = `SELECT COUNT(*) FROM (SELECT 1 FROM projects LIMIT ${COUNT_LIMIT + 1})`;
+
+/**
+ * The v3 pagination headers of a raw page (no `Link`): `X-Total` and `X-Total-Pages` only when the
+ * total is known (null above the cap), `X-Next-Page` when a full page may have a successor.
+ */
+export function rawPageHeaders(rows, perPage, page, total) {
+  const totalPages = total === null ? null : Math.ceil(total / perPage);
+  const headers = {
+    "X-Per-Page": String(perPage),
+    "X-Page": String(page),
+    "X-Next-Page":
+      rows.length === perPage && (totalPages === null || page < totalPages) ? String(page + 1) : "",
+    "X-Prev-Page": page > 1 ? String(page - 1) : "",
+  };
+  if (total !== null) {
+    headers["X-Total"] = String(total);
+    headers["X-Total-Pages"] = String(totalPages);
+  }
+  return headers;
+}

@@ -22,7 +22,7 @@ import {
   LABEL_SQL,
   NEXT_IID_SQL,
 } from "../lib/raw-issues-sql.mjs";
-import { COUNT_LIMIT } from "../lib/raw-sql.mjs";
+import { COUNT_LIMIT, rawPageHeaders } from "../lib/raw-sql.mjs";
 
 const db = new Database(process.argv[2], { fileMustExist: true });
 db.pragma("journal_mode = WAL");
@@ -75,19 +75,7 @@ function getIssues(res, projectId, query) {
   const perPage = Math.min(Math.max(Number(query.get("per_page")) || 20, 1), 100);
   const page = Math.max(Number(query.get("page")) || 1, 1);
   const { rows, total } = list(projectId, query.get("state"), query.get("labels"), perPage, page);
-  const totalPages = total === null ? null : Math.ceil(total / perPage);
-  const headers = {
-    "X-Per-Page": String(perPage),
-    "X-Page": String(page),
-    "X-Next-Page":
-      rows.length === perPage && (totalPages === null || page < totalPages) ? String(page + 1) : "",
-    "X-Prev-Page": page > 1 ? String(page - 1) : "",
-  };
-  if (total !== null) {
-    headers["X-Total"] = String(total);
-    headers["X-Total-Pages"] = String(totalPages);
-  }
-  send(res, 200, JSON.stringify(rows), headers);
+  send(res, 200, JSON.stringify(rows), rawPageHeaders(rows, perPage, page, total));
 }
 
 function postIssue(req, res, projectId) {

@@ -5,7 +5,7 @@
 // Prints its port as a JSON line.
 import { createServer } from "node:http";
 import Database from "better-sqlite3";
-import { COUNT_LIMIT, PROJECTS_COUNT_SQL, PROJECTS_PAGE_SQL } from "../lib/raw-sql.mjs";
+import { COUNT_LIMIT, PROJECTS_COUNT_SQL, PROJECTS_PAGE_SQL, rawPageHeaders } from "../lib/raw-sql.mjs";
 
 const db = new Database(process.argv[2], { fileMustExist: true });
 db.pragma("journal_mode = WAL");
@@ -20,24 +20,13 @@ const server = createServer((req, res) => {
   const page = Math.max(Number(query.get("page")) || 1, 1);
   const rows = pageOf.all(perPage, (page - 1) * perPage);
   const counted = countCapped.get();
-  const total = counted > COUNT_LIMIT ? null : counted;
-  const totalPages = total === null ? null : Math.ceil(total / perPage);
   const json = JSON.stringify(rows);
-  const headers = {
-    "X-Per-Page": String(perPage),
-    "X-Page": String(page),
-    "X-Next-Page":
-      rows.length === perPage && (totalPages === null || page < totalPages) ? String(page + 1) : "",
-    "X-Prev-Page": page > 1 ? String(page - 1) : "",
+  res.writeHead(200, {
+    ...rawPageHeaders(rows, perPage, page, counted > COUNT_LIMIT ? null : counted),
     "Content-Type": "application/json",
     "Content-Length": Buffer.byteLength(json),
     "Cache-Control": "no-cache",
-  };
-  if (total !== null) {
-    headers["X-Total"] = String(total);
-    headers["X-Total-Pages"] = String(totalPages);
-  }
-  res.writeHead(200, headers);
+  });
   res.end(json);
 });
 

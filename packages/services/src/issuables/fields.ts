@@ -32,6 +32,32 @@ export async function resolveMilestone(
   return milestone && milestone.project_id === projectId ? milestone.id : null;
 }
 
+/** What a new issue or merge request is filed with, as requested. */
+export interface RequestedFields {
+  labels?: readonly string[] | undefined;
+  assignee_id?: number | null | undefined;
+  milestone_id?: number | null | undefined;
+}
+
+/**
+ * The labels (created when missing), assignee and milestone a new issue or merge request gets:
+ * what was requested when the caller may set them (`allowed`), nothing otherwise.
+ */
+export async function newIssuableFields(
+  stores: Stores,
+  projectId: number,
+  allowed: boolean,
+  requested: RequestedFields,
+): Promise<{ labelIds: number[]; assigneeId: number | null; milestoneId: number | null }> {
+  if (!allowed) return { labelIds: [], assigneeId: null, milestoneId: null };
+  const labels = requested.labels ? await ensureLabels(stores, projectId, requested.labels) : [];
+  return {
+    labelIds: labels.map((label) => label.id),
+    assigneeId: await resolveAssignee(stores, requested.assignee_id ?? null),
+    milestoneId: await resolveMilestone(stores, projectId, requested.milestone_id ?? null),
+  };
+}
+
 /**
  * The project's labels with these titles, creating the missing ones in GitLab's default colour.
  * Runs outside the issue's transaction: a label created meanwhile by someone else is found again.

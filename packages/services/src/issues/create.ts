@@ -1,7 +1,7 @@
 import type { Issue } from "@kiln/domain";
 import type { CreateIssueInput } from "@kiln/schemas";
 import { emitAll, recordIssueActivity } from "../issuables/activity.js";
-import { ensureLabels, resolveAssignee, resolveMilestone, setsIssueMetadata } from "../issuables/fields.js";
+import { newIssuableFields, setsIssueMetadata } from "../issuables/fields.js";
 import { maySetTimestamps, timestampOf } from "../issuables/timestamps.js";
 import { assignedTodo, mentionTodos } from "../issuables/todos.js";
 import type { SignedInContext } from "../operation.js";
@@ -25,9 +25,7 @@ export async function createIssue(ctx: SignedInContext, input: CreateIssueInput)
   const { user } = ctx.actor;
   const projectId = access.project.id;
   const metadata = setsIssueMetadata(access);
-  const labels = metadata && input.labels ? await ensureLabels(stores, projectId, input.labels) : [];
-  const assigneeId = metadata ? await resolveAssignee(stores, input.assignee_id ?? null) : null;
-  const milestoneId = metadata ? await resolveMilestone(stores, projectId, input.milestone_id ?? null) : null;
+  const { labelIds, assigneeId, milestoneId } = await newIssuableFields(stores, projectId, metadata, input);
   const createdAt = maySetTimestamps(access) && input.created_at ? timestampOf(input.created_at) : undefined;
   const { issue, events } = await stores.transaction(async (tx) => {
     const created = await tx.issues.create({
@@ -41,10 +39,7 @@ export async function createIssue(ctx: SignedInContext, input: CreateIssueInput)
       due_date: metadata ? (input.due_date ?? null) : null,
       created_at: createdAt,
     });
-    await tx.labels.addLabels(
-      { type: "Issue", id: created.id },
-      labels.map((label) => label.id),
-    );
+    await tx.labels.addLabels({ type: "Issue", id: created.id }, labelIds);
     const subject = { access, type: "Issue" as const, target: created };
     await assignedTodo(tx, subject, user, created.assignee_id);
     await mentionTodos(tx, subject, user, mentionText(created));

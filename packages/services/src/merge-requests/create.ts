@@ -2,7 +2,7 @@ import { badRequest, conflict, DomainError, type MergeRequest, notFound } from "
 import type { CreateMergeRequestInput } from "@kiln/schemas";
 import { UniqueViolation } from "@kiln/storage-kysely";
 import { recordMergeRequestActivity } from "../issuables/activity.js";
-import { ensureLabels, resolveAssignee, resolveMilestone } from "../issuables/fields.js";
+import { newIssuableFields } from "../issuables/fields.js";
 import { assignedTodo, mentionTodos } from "../issuables/todos.js";
 import type { SignedInContext } from "../operation.js";
 import { type ProjectAccess, requireProject } from "../projects/access.js";
@@ -71,12 +71,12 @@ export async function createMergeRequest(
   }
   const head = await checkBranches(ctx, input, source, target);
   const mayAdminister = target.allows("update_merge_request");
-  const labels =
-    mayAdminister && input.labels ? await ensureLabels(stores, target.project.id, input.labels) : [];
-  const assigneeId = mayAdminister ? await resolveAssignee(stores, input.assignee_id ?? null) : null;
-  const milestoneId = mayAdminister
-    ? await resolveMilestone(stores, target.project.id, input.milestone_id ?? null)
-    : null;
+  const { labelIds, assigneeId, milestoneId } = await newIssuableFields(
+    stores,
+    target.project.id,
+    mayAdminister,
+    input,
+  );
   const { mergeRequest, event } = await stores
     .transaction(async (tx) => {
       const created = await tx.mergeRequests.create({
@@ -92,12 +92,7 @@ export async function createMergeRequest(
         force_remove_source_branch: input.remove_source_branch ?? false,
         diff_head_sha: head,
       });
-      if (labels.length > 0) {
-        await tx.labels.setLabels(
-          { type: "MergeRequest", id: created.id },
-          labels.map((label) => label.id),
-        );
-      }
+      await tx.labels.addLabels({ type: "MergeRequest", id: created.id }, labelIds);
       const opened = await recordMergeRequestActivity(tx, created, user.id, "open");
       const subject = { access: target, type: "MergeRequest" as const, target: created };
       await assignedTodo(tx, subject, user, created.assignee_id);

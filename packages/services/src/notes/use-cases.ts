@@ -56,9 +56,7 @@ export async function editNote(
   noteId: number,
   body: string,
 ): Promise<NoteView> {
-  const noteable = await requireNoteable(ctx, path.type, path.ref, path.noteableId);
-  const note = await requireNoteOf(ctx, noteable, noteId);
-  checkMayAdminNote(noteable, note, ctx.actor.user);
+  const { noteable, note } = await requireAdministrableNote(ctx, path, noteId);
   return updateNote(ctx, noteable, note, ctx.actor.user, body);
 }
 
@@ -68,8 +66,14 @@ export async function removeNote(
   path: NoteablePath,
   noteId: number,
 ): Promise<NoteView> {
+  const { noteable, note } = await requireAdministrableNote(ctx, path, noteId);
+  return deleteNote(ctx, noteable, note);
+}
+
+/** A note the caller may edit or delete (its author, masters and administrators), with what it is on. */
+async function requireAdministrableNote(ctx: SignedInContext, path: NoteablePath, noteId: number) {
   const noteable = await requireNoteable(ctx, path.type, path.ref, path.noteableId);
   const note = await requireNoteOf(ctx, noteable, noteId);
   checkMayAdminNote(noteable, note, ctx.actor.user);
-  return deleteNote(ctx, noteable, note);
+  return { noteable, note };
 }
