@@ -7,7 +7,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEEP_PAGE, KILN_REQUESTS, PROJECT_CASES, USERS_LIST } from "./lib/cases.mjs";
 import { benchGit, GIT_CASES } from "./lib/git-bench.mjs";
-import { ISSUE_CASES, issueCases, probeCreation, seedIssueFixture } from "./lib/issue-cases.mjs";
+import {
+  checkSameAnswers,
+  ISSUE_CASES,
+  issueCases,
+  probeCreation,
+  seedIssueFixture,
+} from "./lib/issue-cases.mjs";
 import { measureClean } from "./lib/measure.mjs";
 import { cleanUp, installExitHandlers, peakRssMiB, removeOnExit, stopping } from "./lib/proc.mjs";
 import { evaluate, render, summarise } from "./lib/report.mjs";
@@ -275,7 +281,9 @@ async function main() {
     if (kase.expectTotal !== undefined && check.total !== kase.expectTotal)
       throw new Error(`${kase.label}: X-Total ${check.total}, expected ${kase.expectTotal}`);
     kase.probe = { status: check.status, bodyBytes: check.bytes, xTotal: check.total, items };
+    kase.answer = check.text;
   }
+  checkSameAnswers(cases);
 
   started = Date.now();
   console.log(`bench: warming up ${cases.length} cases for ${config.warmup} s each`);

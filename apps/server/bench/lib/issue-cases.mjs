@@ -11,6 +11,7 @@ export const ISSUE_CASES = [
   "raw_issues_list",
   "raw_issues_list_state",
   "raw_issues_list_label",
+  "raw_issues_list_v3",
   "raw_issues_insert",
   "issues_list_state",
   "issues_list_label",
@@ -122,6 +123,17 @@ export async function issueCases({ wanted, fixture, kiln, auth, tmp, dbFile, syn
       expectTotal: expectedLabelled > 10_000 ? null : undefined,
     },
     {
+      id: "raw_issues_list_v3",
+      label: "(h) raw SQL, 100k project, opened p1 as Kiln answers it (v3 JSON)",
+      server: raw,
+      path: `/v3/projects/${big}/issues?${STATE_QUERY}`,
+      headers: auth,
+      expectItems: 20,
+      expectTotal: String(fixture.big.opened),
+      // The same answer as Kiln's, base URLs aside (checked by sameAnswers).
+      sameAs: "issues_list_state",
+    },
+    {
       id: "raw_issues_insert",
       label: `(h) raw SQL issue insert (iid + INSERT + counter) [${synchronous}]`,
       server: raw,
@@ -166,4 +178,24 @@ export async function probeCreation(kase) {
   if ((check.status !== 200 && check.status !== 201) || typeof check.body?.iid !== "number")
     throw new Error(`${kase.label}: ${check.status} ${JSON.stringify(check.body)}`);
   return { status: check.status, bodyBytes: check.bytes, xTotal: null, items: null };
+}
+
+/**
+ * Checks that each probed case with `sameAs` answered what the named case answered (their origins
+ * in URLs aside): a baseline that is meant to do Kiln's job must give Kiln's answer.
+ */
+export function checkSameAnswers(cases) {
+  for (const kase of cases) {
+    const other = cases.find((candidate) => candidate.id === kase.sameAs);
+    if (!kase.sameAs || !other?.answer || !kase.answer) continue;
+    const origins = /https?:\/\/[^/"]+/g;
+    const mine = kase.answer.replace(origins, "<base>");
+    const theirs = other.answer.replace(origins, "<base>");
+    const [a, b] = [JSON.parse(mine), JSON.parse(theirs)];
+    const at = a.findIndex((item, i) => JSON.stringify(item) !== JSON.stringify(b[i]));
+    if (at !== -1 || a.length !== b.length)
+      throw new Error(
+        `${kase.label}: answers differently from ${other.label}; item ${at}:\n${JSON.stringify(a[at])}\n${JSON.stringify(b[at])}`,
+      );
+  }
 }

@@ -9,6 +9,8 @@ import {
   ISSUES_OPENED_PAGE_SQL,
   ISSUES_PAGE_SQL,
   LABEL_SQL,
+  V3_PROJECT_SQL,
+  v3PageSql,
 } from "./raw-issues-sql.mjs";
 
 /** `[id, label, ...[sql, params]]` rows in explain.mjs's shape for the raw issues list cases. */
@@ -34,6 +36,12 @@ export function rawIssueStatements(db, fixture) {
       `raw issues, 100k project, opened + ${LIST_LABEL} p1 + label counters`,
       [LABEL_SQL, [big, LIST_LABEL]],
       [ISSUES_OPENED_LABEL_PAGE_SQL, [big, label, 20, 0]],
+    ],
+    [
+      "raw_issues_list_v3",
+      "raw issues, 100k project, opened p1 as Kiln answers it, as root",
+      [V3_PROJECT_SQL, { user: 1, project: big }],
+      [v3PageSql(false), { user: 1, project: big, limit: 20, offset: 0 }],
     ],
   ];
 }

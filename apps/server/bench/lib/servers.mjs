@@ -106,5 +106,11 @@ export async function probe(url, headers = {}) {
   try {
     body = JSON.parse(text);
   } catch {}
-  return { status: res.status, total: res.headers.get("x-total"), bytes: Buffer.byteLength(text), body };
+  return {
+    status: res.status,
+    total: res.headers.get("x-total"),
+    bytes: Buffer.byteLength(text),
+    body,
+    text,
+  };
 }
