@@ -17,6 +17,7 @@ export type { CountMode } from "./queries.js";
 export type { NewEvent } from "./stores/events.js";
 export type { HookPatch, HookStore, NewHook } from "./stores/hooks.js";
 export type { InternalIdStore, InternalIdUsage } from "./stores/internal-ids.js";
+export type { IssuablePartsStore, IssuablePointers, StoredIssuableParts } from "./stores/issuable-parts.js";
 export type { IssuableFilter, IssuableOrder, IssuableScope, IssuableType } from "./stores/issuables.js";
 export type {
   ConfidentialFilter,

@@ -92,14 +92,6 @@ describeStores("note store", (ctx) => {
     );
     const second = await ctx.stores.notes.list(onIssue, { page: 2, perPage: 3 });
     expect({ ids: ids(second.items), total: second.total }).toEqual({ ids: [d.id], total: 4 });
-    expect(await ctx.stores.notes.userNotesCounts("Issue", [issue.id, 9999])).toEqual(
-      new Map([
-        [issue.id, 3],
-        [9999, 0],
-      ]),
-    );
-    expect(await ctx.stores.notes.userNotesCounts("MergeRequest", [mr.id])).toEqual(new Map([[mr.id, 1]]));
-    expect(await ctx.stores.notes.userNotesCounts("Issue", [])).toEqual(new Map());
     expect(await ctx.stores.notes.authors(onIssue)).toEqual([other.id, user.id]);
   });
 

@@ -1,5 +1,6 @@
 import { COUNT_LIMIT, type PageRequest } from "@kiln/domain";
 import {
+  CompiledQuery,
   type Expression,
   type Kysely,
   type RawBuilder,
@@ -47,6 +48,44 @@ export interface PageOptions<O> {
    * count query runs.
    */
   total?: number | null | undefined;
+}
+
+/**
+ * A statement whose text depends only on its shape: compiled once per dialect and shape, then run
+ * with new parameters. Kysely builds and compiles a query on every call, which for a small lookup
+ * costs more than SQLite takes to run it (a 26-column select of one project: about 17 µs to build
+ * and compile, 2 µs to run). The first compilation of each shape checks that `parameters` gives
+ * the compiled statement's parameters in their order, so a statement whose parameters are not the
+ * ones named fails on its first use instead of running with the wrong values.
+ */
+export class ReusedStatement<Args extends unknown[], Row> {
+  readonly #texts = new Map<string, string>();
+
+  /**
+   * @param build the statement for these arguments, compiled for `db`
+   * @param parameters its parameters for these arguments, in the order its text takes them
+   * @param shape what its text depends on besides the dialect (none by default); keep the shapes few
+   */
+  constructor(
+    private readonly build: (db: Kysely<Database>, ...args: Args) => CompiledQuery<Row>,
+    private readonly parameters: (...args: Args) => unknown[],
+    private readonly shape: (...args: Args) => string = () => "",
+  ) {}
+
+  /** The statement for these arguments on `db`, ready for `db.executeQuery`. */
+  compile(db: Kysely<Database>, ...args: Args): CompiledQuery<Row> {
+    const key = `${onSqlite(db) ? "sqlite" : "postgres"}:${this.shape(...args)}`;
+    const parameters = this.parameters(...args);
+    const text = this.#texts.get(key);
+    if (text !== undefined) return CompiledQuery.raw(text, parameters) as CompiledQuery<Row>;
+    const compiled = this.build(db, ...args);
+    const expected = JSON.stringify(parameters);
+    if (JSON.stringify(compiled.parameters) !== expected) {
+      throw new Error(`a reused statement takes ${JSON.stringify(compiled.parameters)}, not ${expected}`);
+    }
+    this.#texts.set(key, compiled.sql);
+    return compiled;
+  }
 }
 
 /** True when `db` runs on SQLite. */

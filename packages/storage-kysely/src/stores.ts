@@ -3,6 +3,7 @@ import type { Database } from "./database.js";
 import { EventStore } from "./stores/events.js";
 import { HookStore } from "./stores/hooks.js";
 import { InternalIdStore } from "./stores/internal-ids.js";
+import { IssuablePartsStore } from "./stores/issuable-parts.js";
 import { IssueStore } from "./stores/issues.js";
 import { LabelStore } from "./stores/labels.js";
 import { MemberStore } from "./stores/members.js";
@@ -49,6 +50,7 @@ export class Stores {
   readonly milestones: MilestoneStore;
   readonly todos: TodoStore;
   readonly subscriptions: SubscriptionStore;
+  readonly issuableParts: IssuablePartsStore;
 
   constructor(readonly db: Kysely<Database>) {
     this.users = new UserStore(db);
@@ -74,6 +76,7 @@ export class Stores {
     this.milestones = new MilestoneStore(db);
     this.todos = new TodoStore(db);
     this.subscriptions = new SubscriptionStore(db);
+    this.issuableParts = new IssuablePartsStore(db);
   }
 
   /** Runs `work` in one transaction (or joins the current one): all of it is written, or none. */

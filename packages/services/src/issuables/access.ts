@@ -7,7 +7,7 @@ import {
   type ProjectAbility,
   type User,
 } from "@kiln/domain";
-import type { ConfidentialFilter, Stores } from "@kiln/storage-kysely";
+import type { ConfidentialFilter } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
 import { type ProjectAccess, requireProject } from "../projects/access.js";
 

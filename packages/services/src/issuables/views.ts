@@ -58,20 +58,13 @@ async function issuableParts(
   const parts = new Map<number, IssuableParts>();
   if (rows.length === 0) return parts;
   const { stores } = ctx.runtime;
-  const ids = rows.map((row) => row.id);
-  const userIds = rows.flatMap((row) => [row.author_id, row.assignee_id]).filter((id) => id !== null);
-  const milestoneIds = rows.flatMap((row) => (row.milestone_id === null ? [] : [row.milestone_id]));
   const caller = ctx.actor?.user ?? null;
   const ofKnown = known !== undefined && rows.every((row) => row.project_id === known.project.id);
-  const [projects, users, milestones, labels, choices, notes] = await Promise.all([
+  const [projects, stored] = await Promise.all([
     ofKnown
       ? new Map([[known.project.id, known.project]])
       : stores.projects.findByIds(rows.map((row) => row.project_id)),
-    stores.users.summariesByIds(userIds),
-    stores.milestones.findByIds(milestoneIds),
-    stores.labels.labelsOf(type, ids),
-    caller ? stores.subscriptions.getMany(caller.id, type, ids) : new Map<number, boolean>(),
-    stores.notes.userNotesCounts(type, ids),
+    stores.issuableParts.of(type, rows, caller?.id ?? null),
   ]);
   const namespaces = ofKnown
     ? new Map([[known.namespace.id, known.namespace]])
@@ -79,18 +72,11 @@ async function issuableParts(
   for (const row of rows) {
     const project = projects.get(row.project_id);
     const namespace = project && namespaces.get(project.namespace_id);
-    if (!project || !namespace) continue;
+    const found = stored.get(row.id);
+    if (!project || !namespace || !found) continue;
+    const { subscription, ...rest } = found;
     const involved = caller !== null && (row.author_id === caller.id || row.assignee_id === caller.id);
-    parts.set(row.id, {
-      project,
-      namespace,
-      author: (row.author_id !== null && users.get(row.author_id)) || null,
-      assignee: (row.assignee_id !== null && users.get(row.assignee_id)) || null,
-      milestone: (row.milestone_id !== null && milestones.get(row.milestone_id)) || null,
-      labels: labels.get(row.id) ?? [],
-      subscribed: choices.get(row.id) ?? involved,
-      userNotesCount: notes.get(row.id) ?? 0,
-    });
+    parts.set(row.id, { project, namespace, ...rest, subscribed: subscription ?? involved });
   }
   return parts;
 }

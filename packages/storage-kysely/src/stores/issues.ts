@@ -15,7 +15,15 @@ import {
   sql,
 } from "kysely";
 import type { Database, IssuesTable } from "../database.js";
-import { atomically, DEFERRED_JOIN_OFFSET, definedOnly, flag, now, paginate } from "../queries.js";
+import {
+  atomically,
+  DEFERRED_JOIN_OFFSET,
+  definedOnly,
+  flag,
+  now,
+  paginate,
+  ReusedStatement,
+} from "../queries.js";
 import { InternalIdStore } from "./internal-ids.js";
 import {
   countIssuable,
@@ -88,6 +96,17 @@ export interface IssueCounts {
   opened: number;
   closed: number;
 }
+
+/** A project's issue counters: the total of its unfiltered lists (see ReusedStatement). */
+const ISSUE_COUNTERS = new ReusedStatement(
+  (db, projectId: number) =>
+    db
+      .selectFrom("projects")
+      .select(["open_issues_count", "closed_issues_count"])
+      .where("id", "=", projectId)
+      .compile(),
+  (projectId) => [projectId],
+);
 
 /** Issues: rows numbered per project, their state counters, and lists. */
 export class IssueStore {
@@ -221,11 +240,7 @@ export class IssueStore {
 
   /** How many issues a project has in each state, from its counters. */
   async counts(projectId: number): Promise<IssueCounts> {
-    const row = await this.db
-      .selectFrom("projects")
-      .select(["open_issues_count", "closed_issues_count"])
-      .where("id", "=", projectId)
-      .executeTakeFirst();
+    const [row] = (await this.db.executeQuery(ISSUE_COUNTERS.compile(this.db, projectId))).rows;
     return { opened: Number(row?.open_issues_count ?? 0), closed: Number(row?.closed_issues_count ?? 0) };
   }
 

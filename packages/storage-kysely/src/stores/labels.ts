@@ -10,7 +10,7 @@ import { countLinks, type LabelTarget } from "./label-counters.js";
 export type { LabelTarget } from "./label-counters.js";
 
 /** The columns of a {@link Label}: the rest of the row are its counters. */
-const LABEL_COLUMNS = [
+export const LABEL_COLUMNS = [
   "id",
   "project_id",
   "title",
@@ -29,7 +29,7 @@ const toLabel = (row: Pick<Selectable<LabelsTable>, (typeof LABEL_COLUMNS)[numbe
  * Labels in GitLab's list order, by title, here ignoring case first (as PostgreSQL's usual
  * collations do) and then by exact title and id, the same on both databases.
  */
-function byTitle(a: Label, b: Label): number {
+export function byTitle(a: Label, b: Label): number {
   const x = a.title.toLowerCase();
   const y = b.title.toLowerCase();
   if (x !== y) return x < y ? -1 : 1;

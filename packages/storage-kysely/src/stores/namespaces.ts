@@ -2,10 +2,25 @@ import type { Group, Namespace, Page, PageRequest } from "@kiln/domain";
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../database.js";
 import { guardUnique } from "../errors.js";
-import { containsIgnoringCase, definedOnly, flag, lowered, now, paginate, withBooleans } from "../queries.js";
+import {
+  containsIgnoringCase,
+  definedOnly,
+  flag,
+  lowered,
+  now,
+  paginate,
+  ReusedStatement,
+  withBooleans,
+} from "../queries.js";
 
 const toNamespace = (row: Record<string, unknown>): Namespace =>
   withBooleans<Namespace>(row, ["share_with_group_lock"]);
+
+/** A namespace by id: on the path of every project route (see ReusedStatement). */
+const NAMESPACE_BY_ID = new ReusedStatement(
+  (db, id: number) => db.selectFrom("namespaces").selectAll().where("id", "=", id).compile(),
+  (id) => [id],
+);
 
 /** Fields of a group that can be set. */
 export interface GroupFields {
@@ -66,7 +81,7 @@ export class NamespaceStore {
 
   /** A namespace by id. */
   async findById(id: number): Promise<Namespace | undefined> {
-    const row = await this.select().where("id", "=", id).executeTakeFirst();
+    const [row] = (await this.db.executeQuery(NAMESPACE_BY_ID.compile(this.db, id))).rows;
     return row && toNamespace(row);
   }
 

@@ -97,25 +97,6 @@ export class NoteStore {
     return { items: rows.map(toNote), page: page.page, perPage: page.perPage, total };
   }
 
-  /**
-   * How many notes written by users (system notes left out) each issue or merge request has, for
-   * `user_notes_count`; those without any are 0.
-   */
-  async userNotesCounts(type: NoteableType, ids: readonly number[]): Promise<Map<number, number>> {
-    const counts = new Map<number, number>(ids.map((id) => [id, 0]));
-    if (ids.length === 0) return counts;
-    const rows = await this.db
-      .selectFrom("notes")
-      .select(["noteable_id", sql<number | string>`count(*)`.as("n")])
-      .where("noteable_type", "=", type)
-      .where("noteable_id", "in", [...new Set(ids)])
-      .where("system", "=", 0)
-      .groupBy("noteable_id")
-      .execute();
-    for (const row of rows) counts.set(row.noteable_id, Number(row.n));
-    return counts;
-  }
-
   /** The users who wrote notes (not system notes) on an issue or merge request, in order of first note. */
   async authors(noteable: Noteable): Promise<number[]> {
     const rows = await this.db

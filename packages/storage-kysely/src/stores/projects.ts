@@ -11,6 +11,7 @@ import {
   lowered,
   now,
   paginate,
+  ReusedStatement,
   withBooleans,
 } from "../queries.js";
 import {
@@ -62,6 +63,29 @@ void allSelected;
 
 const toProject = (row: Record<string, unknown>): Project => withBooleans<Project>(row, BOOLEANS);
 
+/**
+ * A user's levels on a project: as its member, as a member of its group, and through the groups it
+ * is shared with (capped by each share's level). On the path of every project route.
+ */
+const ACCESS_LEVELS = new ReusedStatement(
+  (db, userId: number, project: Pick<Project, "id" | "namespace_id">) =>
+    sql<{ project_level: number | null; group_level: number | null; shared_level: number | null }>`
+      select
+        (select access_level from project_members where project_id = ${project.id} and user_id = ${userId}) as project_level,
+        (select access_level from group_members where group_id = ${project.namespace_id} and user_id = ${userId}) as group_level,
+        (select max(case when gm.access_level < l.group_access then gm.access_level else l.group_access end)
+           from project_group_links l join group_members gm on gm.group_id = l.group_id
+          where l.project_id = ${project.id} and gm.user_id = ${userId}) as shared_level
+    `.compile(db),
+  (userId, project) => [project.id, userId, project.namespace_id, userId, project.id, userId],
+);
+
+/** A project by id: on the path of every project route, so compiled once (see ReusedStatement). */
+const PROJECT_BY_ID = new ReusedStatement(
+  (db, id: number) => db.selectFrom("projects").select(PROJECT_COLUMNS).where("id", "=", id).compile(),
+  (id) => [id],
+);
+
 /** What a new project is made of. */
 export type NewProject = Omit<
   Project,
@@ -88,7 +112,7 @@ export class ProjectStore {
 
   /** A project by id. */
   async findById(id: number): Promise<Project | undefined> {
-    const row = await this.select().where("id", "=", id).executeTakeFirst();
+    const [row] = (await this.db.executeQuery(PROJECT_BY_ID.compile(this.db, id))).rows;
     return row && toProject(row);
   }
 
@@ -247,19 +271,7 @@ export class ProjectStore {
     project: Pick<Project, "id" | "namespace_id">,
     ownsNamespace: boolean,
   ): Promise<AccessSources> {
-    const row = await sql<{
-      project_level: number | null;
-      group_level: number | null;
-      shared_level: number | null;
-    }>`
-      select
-        (select access_level from project_members where project_id = ${project.id} and user_id = ${userId}) as project_level,
-        (select access_level from group_members where group_id = ${project.namespace_id} and user_id = ${userId}) as group_level,
-        (select max(case when gm.access_level < l.group_access then gm.access_level else l.group_access end)
-           from project_group_links l join group_members gm on gm.group_id = l.group_id
-          where l.project_id = ${project.id} and gm.user_id = ${userId}) as shared_level
-    `.execute(this.db);
-    const levels = row.rows[0];
+    const [levels] = (await this.db.executeQuery(ACCESS_LEVELS.compile(this.db, userId, project))).rows;
     const shared = levels?.shared_level ?? null;
     return {
       ownsNamespace,

@@ -1,4 +1,4 @@
-import type { Page, PageRequest, User, UserSummary } from "@kiln/domain";
+import type { Page, PageRequest, User } from "@kiln/domain";
 import { type Kysely, sql } from "kysely";
 import type { Database, UsersTable } from "../database.js";
 import { guardUnique } from "../errors.js";
@@ -90,20 +90,6 @@ export class UserStore {
       .where("id", "in", [...new Set(ids)])
       .execute();
     return new Map(rows.map((row) => [row.id, toUser(row)]));
-  }
-
-  /**
-   * The summaries of users by id: five columns, for pages that show many authors (a page of 20
-   * issues with all 24 user columns spent more on its users than on its own rows).
-   */
-  async summariesByIds(ids: readonly number[]): Promise<Map<number, UserSummary>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom("users")
-      .select(["id", "username", "name", "state", "created_at"])
-      .where("id", "in", [...new Set(ids)])
-      .execute();
-    return new Map(rows.map((row) => [row.id, row as UserSummary]));
   }
 
   /** The user with this username, ignoring case, or undefined. */
