@@ -43,7 +43,7 @@ const MILESTONE_COLUMNS = [
 /** A joined row's columns of `T`, named `<prefix><column>`, null when nothing was joined. */
 type Prefixed<T, C extends keyof T & string, P extends string> = { [K in C as `${P}${K}`]: T[K] | null };
 
-export type PartsRow = { id: number; user_notes_count: number | string; subscribed: number | null } & {
+type PartsRow = { id: number; user_notes_count: number | string; subscribed: number | null } & {
   /** A JSON array of label objects: text on SQLite, parsed by the driver on PostgreSQL. */
   labels: string | Label[];
 } & Prefixed<UserSummary, (typeof USER_COLUMNS)[number], "author_"> &
