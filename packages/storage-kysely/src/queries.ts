@@ -56,7 +56,8 @@ export interface PageOptions<O> {
  * costs more than SQLite takes to run it (a 26-column select of one project: about 17 µs to build
  * and compile, 2 µs to run). The first compilation of each shape checks that `parameters` gives
  * the compiled statement's parameters in their order, so a statement whose parameters are not the
- * ones named fails on its first use instead of running with the wrong values.
+ * ones named fails on its first use instead of running with the wrong values. Texts are kept by
+ * dialect, not by Kysely instance: the stores' instances carry no plugin that rewrites queries.
  */
 export class ReusedStatement<Args extends unknown[], Row> {
   readonly #texts = new Map<string, string>();
