@@ -65,26 +65,28 @@ export class ReusedStatement<Args extends unknown[], Row> {
   /**
    * @param build the statement for these arguments, compiled for `db`
    * @param parameters its parameters for these arguments, in the order its text takes them
-   * @param shape what its text depends on besides the dialect (none by default); keep the shapes few
+   * @param shape what its text depends on besides the dialect (none by default), or null for a
+   *   shape too rare to keep (compiled on every call): keep the kept shapes few
    */
   constructor(
     private readonly build: (db: Kysely<Database>, ...args: Args) => CompiledQuery<Row>,
     private readonly parameters: (...args: Args) => unknown[],
-    private readonly shape: (...args: Args) => string = () => "",
+    private readonly shape: (...args: Args) => string | null = () => "",
   ) {}
 
   /** The statement for these arguments on `db`, ready for `db.executeQuery`. */
   compile(db: Kysely<Database>, ...args: Args): CompiledQuery<Row> {
-    const key = `${onSqlite(db) ? "sqlite" : "postgres"}:${this.shape(...args)}`;
+    const shape = this.shape(...args);
+    const key = shape === null ? null : `${onSqlite(db) ? "sqlite" : "postgres"}:${shape}`;
     const parameters = this.parameters(...args);
-    const text = this.#texts.get(key);
+    const text = key === null ? undefined : this.#texts.get(key);
     if (text !== undefined) return CompiledQuery.raw(text, parameters) as CompiledQuery<Row>;
     const compiled = this.build(db, ...args);
     const expected = JSON.stringify(parameters);
     if (JSON.stringify(compiled.parameters) !== expected) {
       throw new Error(`a reused statement takes ${JSON.stringify(compiled.parameters)}, not ${expected}`);
     }
-    this.#texts.set(key, compiled.sql);
+    if (key !== null) this.#texts.set(key, compiled.sql);
     return compiled;
   }
 }

@@ -41,4 +41,22 @@ describeStores("reused statement", (ctx) => {
     expect(byIds.compile(db, [1]).sql).not.toBe(byIds.compile(db, [1, 2]).sql);
     expect(byIds.compile(db, [3, 4]).sql).toBe(byIds.compile(db, [1, 2]).sql);
   });
+
+  it("compiles a shape it is told not to keep on every call, checking its parameters each time", () => {
+    const { db } = ctx.opened;
+    let built = 0;
+    const rare = new ReusedStatement(
+      (db, ids: number[]) => {
+        built++;
+        return db.selectFrom("users").select("id").where("id", "in", ids).compile();
+      },
+      (ids) => ids,
+      (ids) => (ids.length > 2 ? null : String(ids.length)),
+    );
+    expect(rare.compile(db, [1, 2, 3]).parameters).toEqual([1, 2, 3]);
+    expect(rare.compile(db, [4, 5, 6]).parameters).toEqual([4, 5, 6]);
+    rare.compile(db, [1]);
+    rare.compile(db, [2]);
+    expect(built).toBe(3);
+  });
 });

@@ -130,7 +130,7 @@ export async function issueCases({ wanted, fixture, kiln, auth, tmp, dbFile, syn
       headers: auth,
       expectItems: 20,
       expectTotal: String(fixture.big.opened),
-      // The same answer as Kiln's, base URLs aside (checked by sameAnswers).
+      // The same answer as Kiln's, origins aside (checked by checkSameAnswers).
       sameAs: "issues_list_state",
     },
     {

@@ -69,21 +69,30 @@ export const PROJECTS_PAGE_SQL = `SELECT ${PROJECT_COLUMNS} FROM projects ORDER 
 export const PROJECTS_COUNT_SQL = `SELECT COUNT(*) FROM (SELECT 1 FROM projects LIMIT ${COUNT_LIMIT + 1})`;
 
 /**
- * The v3 pagination headers of a raw page (no `Link`): `X-Total` and `X-Total-Pages` only when the
- * total is known (null above the cap), `X-Next-Page` when a full page may have a successor.
+ * The v3 pagination headers of a raw page: `X-Total` and `X-Total-Pages` only when the total is
+ * known (null above the cap), `X-Next-Page` when a full page may have a successor, and `Link` (prev,
+ * next, first, last as known) when `pageUrl` gives the URL of a page number.
  */
-export function rawPageHeaders(rows, perPage, page, total) {
+export function rawPageHeaders(rows, perPage, page, total, pageUrl) {
   const totalPages = total === null ? null : Math.ceil(total / perPage);
+  const hasNext = rows.length === perPage && (totalPages === null || page < totalPages);
   const headers = {
     "X-Per-Page": String(perPage),
     "X-Page": String(page),
-    "X-Next-Page":
-      rows.length === perPage && (totalPages === null || page < totalPages) ? String(page + 1) : "",
+    "X-Next-Page": hasNext ? String(page + 1) : "",
     "X-Prev-Page": page > 1 ? String(page - 1) : "",
   };
   if (total !== null) {
     headers["X-Total"] = String(total);
     headers["X-Total-Pages"] = String(totalPages);
+  }
+  if (pageUrl) {
+    const links = [];
+    if (page > 1) links.push(`<${pageUrl(page - 1)}>; rel="prev"`);
+    if (hasNext) links.push(`<${pageUrl(page + 1)}>; rel="next"`);
+    links.push(`<${pageUrl(1)}>; rel="first"`);
+    if (totalPages !== null) links.push(`<${pageUrl(totalPages)}>; rel="last"`);
+    headers.Link = links.join(", ");
   }
   return headers;
 }

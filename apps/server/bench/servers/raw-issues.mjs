@@ -206,15 +206,9 @@ function getV3Issues(req, res, projectId, query) {
   const json = JSON.stringify(rows.map((row) => v3Issue(row, user, projectUrl, baseUrl)));
   // Callers who may not see every issue would need a count: the baseline leaves their total out.
   const total = seesAll ? project.open_issues_count : null;
-  const headers = rawPageHeaders(rows, perPage, page, total);
-  const link = (to, rel) =>
-    `<${baseUrl}/api/v3/projects/${projectId}/issues?page=${to}&per_page=${perPage}&state=opened>; rel="${rel}"`;
-  const links = [];
-  if (page > 1) links.push(link(page - 1, "prev"));
-  if (headers["X-Next-Page"]) links.push(link(page + 1, "next"));
-  links.push(link(1, "first"));
-  if (total !== null) links.push(link(Math.ceil(total / perPage), "last"));
-  send(res, 200, json, { ...headers, Link: links.join(", ") });
+  const pageUrl = (to) =>
+    `${baseUrl}/api/v3/projects/${projectId}/issues?page=${to}&per_page=${perPage}&state=opened`;
+  send(res, 200, json, rawPageHeaders(rows, perPage, page, total, pageUrl));
 }
 
 function postIssue(req, res, projectId) {
