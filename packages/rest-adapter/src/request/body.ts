@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
-import { BodyError, bodyTooLarge } from "./body-error.js";
+import { bodyTooLarge } from "./body-error.js";
 import type { FileIntake } from "./file-receiver.js";
+import { jsonParams } from "./json.js";
 import { parseMultipart } from "./multipart.js";
 import { formPairs, type Params, paramsFromPairs } from "./params.js";
 
@@ -64,7 +65,7 @@ export function discardUnread(req: IncomingMessage): Promise<void> {
  * The parameters carried by the body: JSON objects, urlencoded forms and multipart fields. Other
  * content types (and bodies on any method, GET and DELETE included) contribute nothing but are
  * still held to the size limit. Multipart file parts are skipped, unless an `intake` names their
- * field: see {@link parseMultipart}.
+ * field: see {@link parseMultipart}. Every kind is held to the parameter limits of `limits.ts`.
  */
 export function readBodyParams(
   req: IncomingMessage,
@@ -85,17 +86,7 @@ async function readBody(
   const body = await readLimited(req, limit);
   if (type === "application/x-www-form-urlencoded") return paramsFromPairs(formPairs(body.toString("utf8")));
   if (type === "application/json" || type.endsWith("+json")) {
-    if (body.length === 0) return Object.create(null);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.toString("utf8"));
-    } catch {
-      throw new BodyError("malformed", "400 (Bad request) body is not valid JSON");
-    }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      throw new BodyError("malformed", "400 (Bad request) JSON body must be an object");
-    }
-    return Object.assign(Object.create(null), parsed) as Params;
+    return body.length === 0 ? Object.create(null) : jsonParams(body);
   }
   return Object.create(null);
 }
