@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { bodyTooLarge } from "./body-error.js";
 import type { FileIntake } from "./file-receiver.js";
 import { jsonParams } from "./json.js";
@@ -59,6 +59,18 @@ export function discardUnread(req: IncomingMessage): Promise<void> {
     req.on("data", onData).on("end", done).on("error", done).on("close", done);
     req.resume();
   });
+}
+
+/**
+ * Reads what is left of a body that the answer does not need (a request refused before its body
+ * was read: no such route, wrong method, too large), bounded as {@link discardUnread}, so that a
+ * client still sending it reads the answer rather than a reset, on a `Connection: close`
+ * connection too. When the body could not be read whole, the connection closes after the answer.
+ */
+export async function drainBeforeAnswer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.complete) return;
+  await discardUnread(req);
+  if (!req.complete) res.shouldKeepAlive = false;
 }
 
 /**
