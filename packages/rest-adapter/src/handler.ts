@@ -6,11 +6,11 @@ import { authenticate } from "./auth.js";
 import { errorReply } from "./errors.js";
 import { paginationHeaders } from "./pagination.js";
 import { sendRaw } from "./raw-body.js";
-import { discardUnread, readBodyParams } from "./request/body.js";
+import { drainBeforeAnswer, readBodyParams } from "./request/body.js";
 import { decodeParams } from "./request/decode.js";
 import { readBodyWithFile, receivedFiles, removeReceivedFiles } from "./request/files.js";
 import { formPairs, mergeParams, paramsFromPairs } from "./request/params.js";
-import type { Reply } from "./route.js";
+import type { Reply, Route } from "./route.js";
 import { RouteTable } from "./router.js";
 import { v3Routes } from "./routes/index.js";
 
@@ -24,6 +24,8 @@ export interface RestOptions {
   baseUrl: string;
   /** Receives failures that are bugs (answered as a bare 500). */
   onInternalError?: (error: unknown, req: IncomingMessage) => void;
+  /** The routes to serve; default {@link v3Routes}, the whole v3 API. */
+  routes?: readonly Route[];
 }
 
 /** What the adapter tells its host about a request it served, for the access log. */
@@ -42,10 +44,11 @@ export type RestHandler = (req: IncomingMessage, res: ServerResponse) => Promise
  * route's schema, runs the operation as the actor and writes the v3 JSON answer. Every failure
  * becomes a v3 error body; unexpected ones are a bare 500 whose details go to `onInternalError`.
  * Routes that take a file receive it into a temp file, removed when the request ends unless the
- * operation moved it into place.
+ * operation moved it into place. A request refused before its body was read (no such route, wrong
+ * method) has the rest of its body read first, so that the client reads the answer.
  */
 export function createRestHandler(options: RestOptions): RestHandler {
-  const table = new RouteTable(v3Routes);
+  const table = new RouteTable(options.routes ?? v3Routes);
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
 
   return async (req, res) => {
@@ -53,16 +56,18 @@ export function createRestHandler(options: RestOptions): RestHandler {
     let reply: Reply | undefined;
     let received: UploadedFile[] = [];
     const [pathname, search = ""] = (req.url ?? "/").split("?", 2) as [string, string?];
-    const queryPairs = search === "" ? [] : formPairs(search);
+    let queryPairs: [string, string][] = [];
     try {
       const match = table.match(req.method ?? "GET", pathname.slice(API_PREFIX.length));
       if (match.kind === "none") throw notFound();
       if (match.kind === "wrong_method") throw new DomainError("not_allowed", "405 Method Not Allowed");
       const { route, pathParams } = match;
+      if (search !== "") queryPairs = formPairs(search);
+      const query = paramsFromPairs(queryPairs);
       const body = route.files ? readBodyWithFile(req, route.files, options.runtime) : readBodyParams(req);
       const bodyParams = body instanceof Promise ? await body : body;
       if (route.files) received = receivedFiles(bodyParams);
-      const params = mergeParams(paramsFromPairs(queryPairs), bodyParams, pathParams);
+      const params = mergeParams(query, bodyParams, pathParams);
       if (!route.anonymous) actor = await authenticate(req, params, options.runtime);
       const input = decodeRouteParams(route.params, params, pathParams);
       reply = await route.run({ runtime: options.runtime, actor, system: false }, input, { baseUrl, actor });
@@ -72,10 +77,8 @@ export function createRestHandler(options: RestOptions): RestHandler {
       reply = { status: failure.status, body: failure.body };
     }
     if (received.length > 0) await removeReceivedFiles(received);
-    if (reply.status === 413) {
-      await discardUnread(req);
-      res.shouldKeepAlive = false;
-    }
+    await drainBeforeAnswer(req, res);
+    if (reply.status === 413) res.shouldKeepAlive = false;
     const headers: Record<string, string | number> = reply.page
       ? paginationHeaders(reply.page, baseUrl, pathname, queryPairs)
       : {};

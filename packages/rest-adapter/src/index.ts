@@ -13,5 +13,6 @@
 export { errorReply } from "./errors.js";
 export { API_PREFIX, createRestHandler, type RestHandler, type RestOptions, type Served } from "./handler.js";
 export { paginationHeaders } from "./pagination.js";
+export { drainBeforeAnswer } from "./request/body.js";
 export type { Method, PresentContext, RawBody, Reply, Route } from "./route.js";
 export { v3Routes } from "./routes/index.js";

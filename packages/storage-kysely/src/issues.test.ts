@@ -411,6 +411,35 @@ describeStores("issue store", (ctx) => {
       expect(all.total).toBe(2);
     });
 
+    it("match all of hundreds of titles across projects (one condition for them all, not one per title)", async () => {
+      const { project } = await createWorkspace(ctx.stores, "lena");
+      const other = await createProject(ctx.stores, project.namespace_id, "other");
+      const titles = Array.from({ length: 300 }, (_, index) => `label ${index}`);
+      const labelIds = [];
+      for (const title of titles) {
+        const label = await ctx.stores.labels.create({
+          project_id: project.id,
+          title,
+          color: "#FFFFFF",
+          description: null,
+          priority: null,
+        });
+        labelIds.push(label.id);
+      }
+      const every = await createIssue(ctx.stores, project.id, "every label");
+      await ctx.stores.labels.setLabels({ type: "Issue", id: every.id }, labelIds);
+      const allButOne = await createIssue(ctx.stores, project.id, "all but one");
+      await ctx.stores.labels.setLabels({ type: "Issue", id: allButOne.id }, labelIds.slice(1));
+      const both = { kind: "projects" as const, projectIds: [project.id, other.id] };
+      const list = await ctx.stores.issues.list(
+        both,
+        { labels: { titles, match: "all" } },
+        OLDEST_FIRST,
+        ALL,
+      );
+      expect(list.items.map((issue) => issue.title)).toEqual(["every label"]);
+    });
+
     it("leave out confidential issues but the reader's own and those of the projects named", async () => {
       const { user: reader } = await createAccount(ctx.stores, "mia");
       const { project } = await createWorkspace(ctx.stores, "noah");

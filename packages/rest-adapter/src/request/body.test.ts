@@ -1,11 +1,13 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { DomainError } from "@kiln/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BodyError, readBodyParams } from "./body.js";
+import { BodyError, DEFAULT_BODY_LIMIT, readBodyParams } from "./body.js";
+import { PARAM_LIMITS } from "./limits.js";
 
 const LIMIT = 1024;
 
-/** What the test server answers: the params it read, or the BodyError it got. */
+/** What the test server answers: the params it read, or the BodyError (or 400 DomainError) it got. */
 type Outcome = { params: Record<string, unknown> } | { error: { reason: string; message: string } };
 
 let server: Server;
@@ -13,9 +15,14 @@ let origin: string;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    Promise.resolve(readBodyParams(req, LIMIT)).then(
+    // `/big` reads bodies up to the server's own limit, for the parameter limits.
+    Promise.resolve(readBodyParams(req, req.url === "/big" ? DEFAULT_BODY_LIMIT : LIMIT)).then(
       (params: unknown) => res.end(JSON.stringify({ params })),
       (error: unknown) => {
+        if (DomainError.is(error)) {
+          res.end(JSON.stringify({ error: { reason: error.kind, message: error.message } }));
+          return;
+        }
         if (!(error instanceof BodyError)) {
           res.statusCode = 500;
           res.end(JSON.stringify({ unexpected: String(error) }));
@@ -34,8 +41,8 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-async function send(init: RequestInit): Promise<Outcome> {
-  const response = await fetch(`${origin}/`, { method: "POST", ...init });
+async function send(init: RequestInit, path = "/"): Promise<Outcome> {
+  const response = await fetch(`${origin}${path}`, { method: "POST", ...init });
   expect(response.status).toBe(200);
   return (await response.json()) as Outcome;
 }
@@ -209,5 +216,50 @@ describe("readBodyParams", () => {
       params: { ["__proto__"]: { polluted: true }, a: 1 },
     });
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+  });
+});
+
+describe("readBodyParams limits", () => {
+  const { values, depth } = PARAM_LIMITS;
+  const tooDeep = {
+    error: { reason: "bad_request", message: "400 (Bad request) parameters nested too deeply" },
+  };
+  const tooMany = { error: { reason: "bad_request", message: "400 (Bad request) too many parameters" } };
+  /** A JSON body whose value `a` is `levels - 1` nested arrays around 1: `levels` levels in all. */
+  const deepJson = (levels: number) => `{"a":${"[".repeat(levels - 1)}1${"]".repeat(levels - 1)}}`;
+  const big = (body: string, type: string) => send({ headers: { "Content-Type": type }, body }, "/big");
+  const form = "application/x-www-form-urlencoded";
+
+  it(`reads JSON nested ${depth} levels and refuses deeper with 400`, async () => {
+    expect(await json(deepJson(depth))).toEqual({ params: JSON.parse(deepJson(depth)) });
+    expect(await json(deepJson(depth + 1))).toEqual(tooDeep);
+    expect(await json(`{"a":${'{"a":'.repeat(depth)}1${"}".repeat(depth)}}`)).toEqual(tooDeep);
+  });
+
+  it("refuses JSON nested hundreds of thousands of levels with 400, not a crash", async () => {
+    const body = `{"a":${"[".repeat(200_000)}${"]".repeat(200_000)}}`;
+    expect(await big(body, "application/json")).toEqual(tooDeep);
+  });
+
+  it("does not count brackets inside strings, escaped quotes included", async () => {
+    const text = `\\"${"[{".repeat(depth)}`;
+    expect(await json(JSON.stringify({ a: text, b: '"[[[' }))).toEqual({ params: { a: text, b: '"[[[' } });
+  });
+
+  it(`reads ${values} JSON leaves and refuses one more with 400`, async () => {
+    const leaves = (count: number) =>
+      JSON.stringify({ iid: Array.from({ length: count - 2 }, (_, index) => index), a: {}, b: [] });
+    expect(await big(leaves(values), "application/json")).toMatchObject({ params: { a: {}, b: [] } });
+    expect(await big(leaves(values + 1), "application/json")).toEqual(tooMany);
+  });
+
+  it("refuses a form of more values than the limit with 400", async () => {
+    const body = "key[]=1&".repeat(values + 1);
+    expect(await big(body, form)).toEqual(tooMany);
+  });
+
+  it("refuses a form name nested too deeply with 400", async () => {
+    const body = `a${"[a]".repeat(depth)}=1`;
+    expect(await big(body, form)).toEqual(tooDeep);
   });
 });

@@ -1,6 +1,7 @@
-import type { IncomingMessage } from "node:http";
-import { BodyError, bodyTooLarge } from "./body-error.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { bodyTooLarge } from "./body-error.js";
 import type { FileIntake } from "./file-receiver.js";
+import { jsonParams } from "./json.js";
 import { parseMultipart } from "./multipart.js";
 import { formPairs, type Params, paramsFromPairs } from "./params.js";
 
@@ -61,10 +62,22 @@ export function discardUnread(req: IncomingMessage): Promise<void> {
 }
 
 /**
+ * Reads what is left of a body that the answer does not need (a request refused before its body
+ * was read: no such route, wrong method, too large), bounded as {@link discardUnread}, so that a
+ * client still sending it reads the answer rather than a reset, on a `Connection: close`
+ * connection too. When the body could not be read whole, the connection closes after the answer.
+ */
+export async function drainBeforeAnswer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.complete) return;
+  await discardUnread(req);
+  if (!req.complete) res.shouldKeepAlive = false;
+}
+
+/**
  * The parameters carried by the body: JSON objects, urlencoded forms and multipart fields. Other
  * content types (and bodies on any method, GET and DELETE included) contribute nothing but are
  * still held to the size limit. Multipart file parts are skipped, unless an `intake` names their
- * field: see {@link parseMultipart}.
+ * field: see {@link parseMultipart}. Every kind is held to the parameter limits of `limits.ts`.
  */
 export function readBodyParams(
   req: IncomingMessage,
@@ -85,17 +98,7 @@ async function readBody(
   const body = await readLimited(req, limit);
   if (type === "application/x-www-form-urlencoded") return paramsFromPairs(formPairs(body.toString("utf8")));
   if (type === "application/json" || type.endsWith("+json")) {
-    if (body.length === 0) return Object.create(null);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.toString("utf8"));
-    } catch {
-      throw new BodyError("malformed", "400 (Bad request) body is not valid JSON");
-    }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      throw new BodyError("malformed", "400 (Bad request) JSON body must be an object");
-    }
-    return Object.assign(Object.create(null), parsed) as Params;
+    return body.length === 0 ? Object.create(null) : jsonParams(body);
   }
   return Object.create(null);
 }

@@ -13,6 +13,7 @@ import {
 } from "@kiln/schemas";
 import { describe, expect, it } from "vitest";
 import { decodeParams } from "./decode.js";
+import { PARAM_LIMITS } from "./limits.js";
 import { formPairs, paramsFromPairs } from "./params.js";
 
 // The issue, merge request, label, milestone and todo schemas as requests reach them: every
@@ -189,5 +190,38 @@ describe("label, milestone and todo parameters from query strings", () => {
     expect(domainError(() => decodeParams(ListTodosInput, query("state=open"))).fields).toEqual({
       state: ["does not have a valid value"],
     });
+  });
+});
+
+describe("array parameters past the length limit", () => {
+  const { arrayLength } = PARAM_LIMITS;
+  const numbers = (count: number) => Array.from({ length: count }, (_, index) => String(index + 1));
+  const list = { id: "5" };
+
+  it(`take ${arrayLength} iids and refuse one more with 400`, () => {
+    expect(decodeParams(ListProjectIssuesInput, { ...list, iid: numbers(arrayLength) }).iid).toHaveLength(
+      arrayLength,
+    );
+    for (const schema of [ListProjectIssuesInput, ListMergeRequestsInput, ListMilestonesInput]) {
+      const error = domainError(() => decodeParams(schema, { ...list, iid: numbers(arrayLength + 1) }));
+      expect([error.kind, error.message]).toEqual([
+        "bad_request",
+        '400 (Bad request) "iid" has too many values',
+      ]);
+    }
+  });
+
+  it("count labels once split at commas, after repeats are dropped", () => {
+    const labels = (count: number) => numbers(count).join(",");
+    expect(
+      decodeParams(ListProjectIssuesInput, { ...list, labels: labels(arrayLength) }).labels,
+    ).toHaveLength(arrayLength);
+    expect(
+      decodeParams(ListProjectIssuesInput, { ...list, labels: "bug,".repeat(10 * arrayLength) }).labels,
+    ).toEqual(["bug"]);
+    const error = domainError(() =>
+      decodeParams(CreateIssueInput, { ...list, title: "t", labels: labels(arrayLength + 1) }),
+    );
+    expect(error.message).toBe('400 (Bad request) "labels" has too many values');
   });
 });

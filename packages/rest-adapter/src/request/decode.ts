@@ -1,5 +1,6 @@
 import { DomainError, type FieldErrors, missingParam } from "@kiln/domain";
 import type { z } from "zod";
+import { PARAM_LIMITS, tooManyValues } from "./limits.js";
 import type { Params } from "./params.js";
 
 /** A zod schema's definition, as far as decoding needs to look into it. */
@@ -99,16 +100,28 @@ function fieldErrors(issues: z.core.$ZodIssue[]): FieldErrors {
   return fields;
 }
 
+/** Throws the 400 of the first array parameter longer than {@link PARAM_LIMITS.arrayLength}. */
+function refuseLongArrays(input: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(input)) {
+    if (Array.isArray(value) && value.length > PARAM_LIMITS.arrayLength) throw tooManyValues(name);
+  }
+}
+
 /**
  * Decodes a request's parameters with the route's schema: converts strings to the expected types,
  * drops unknown keys, and raises `400 (Bad request) "x" not given` for the first missing required
- * attribute, or the field → messages object for invalid ones.
+ * attribute, or the field → messages object for invalid ones. An array parameter longer than
+ * {@link PARAM_LIMITS.arrayLength} once decoded (`labels=a,b,c` is three) is a 400 too: list
+ * filters turn each element into SQL.
  */
 export function decodeParams<S extends z.ZodObject>(schema: S, params: Params): z.output<S> {
   const shape = schema.shape as Record<string, z.ZodType>;
   const coerced = coerceObject(params, shape);
   const result = schema.safeParse(coerced);
-  if (result.success) return result.data;
+  if (result.success) {
+    refuseLongArrays(result.data);
+    return result.data;
+  }
   for (const key of Object.keys(shape)) {
     const missing = coerced[key] === undefined;
     if (missing && result.error.issues.some((issue) => issue.path[0] === key)) throw missingParam(key);

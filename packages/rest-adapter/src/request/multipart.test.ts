@@ -3,9 +3,11 @@ import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DomainError } from "@kiln/domain";
 import { UploadedFile } from "@kiln/schemas";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BodyError, readBodyParams } from "./body.js";
+import { PARAM_LIMITS } from "./limits.js";
 
 const FIELD_LIMIT = 1024;
 const FILE_LIMIT = 4096;
@@ -28,7 +30,10 @@ beforeAll(async () => {
         return { params, file };
       },
       (error: unknown) => ({
-        error: error instanceof BodyError ? error.message : `unexpected: ${String(error)}`,
+        error:
+          error instanceof BodyError || DomainError.is(error)
+            ? error.message
+            : `unexpected: ${String(error)}`,
       }),
     );
     void lastOutcome.then((outcome) => res.end(JSON.stringify(outcome)));
@@ -130,5 +135,69 @@ describe("multipart bodies of routes that take a file", () => {
     req.destroy();
     expect(await lastOutcome).toEqual({ error: "400 (Bad request) malformed multipart body" });
     expect(tempFiles()).toEqual([]);
+  });
+});
+
+const BOUNDARY = "kilnboundary";
+
+/** A multipart body of parts given as their header lines and content. */
+const multipart = (parts: { headers: string[]; content?: string }[]) =>
+  `${parts.map((part) => `--${BOUNDARY}\r\n${[...part.headers, ""].join("\r\n")}\r\n${part.content ?? ""}\r\n`).join("")}--${BOUNDARY}--\r\n`;
+
+const field = (name: string, content: string) => ({
+  headers: [`Content-Disposition: form-data; name="${name}"`],
+  content,
+});
+
+async function postMultipart(body: string): Promise<Outcome> {
+  await fetch(`${origin}/`, {
+    method: "POST",
+    headers: { "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` },
+    body,
+  });
+  return lastOutcome;
+}
+
+describe("multipart parts that are odd or too many", () => {
+  it("skips parts without a name or with an empty one, as Rack does, and reads the others", async () => {
+    const body = multipart([
+      { headers: ["Content-Disposition: form-data"], content: "no name" },
+      { headers: ['Content-Disposition: form-data; name=""'], content: "empty name" },
+      { headers: ['Content-Disposition: form-data; filename="a.txt"'], content: "file without a name" },
+      field("title", "kept"),
+    ]);
+    expect(await postMultipart(body)).toEqual({ params: { title: "kept" }, file: null });
+    expect(tempFiles()).toEqual([]);
+  });
+
+  it("skips parts without Content-Disposition or not form-data", async () => {
+    const body = multipart([
+      { headers: ["Content-Type: text/plain"], content: "no disposition" },
+      { headers: ['Content-Disposition: attachment; name="other"'], content: "not form-data" },
+      field("title", "kept"),
+    ]);
+    expect(await postMultipart(body)).toEqual({ params: { title: "kept" }, file: null });
+  });
+
+  it("refuses a field name nested too deeply with 400", async () => {
+    const body = multipart([field(`a${"[a]".repeat(PARAM_LIMITS.depth)}`, "1")]);
+    expect(await postMultipart(body)).toEqual({ error: "400 (Bad request) parameters nested too deeply" });
+  });
+
+  it("reads as many fields as the limit and refuses one more with 400", async () => {
+    // One-byte names and empty values, so that the fields stay within this server's 1 KiB.
+    const fields = (count: number) => Array.from({ length: count }, () => field("k", ""));
+    const outcome = await postMultipart(multipart(fields(PARAM_LIMITS.values)));
+    expect(outcome).toEqual({ params: { k: "" }, file: null });
+    expect(await postMultipart(multipart(fields(PARAM_LIMITS.values + 1)))).toEqual({
+      error: "400 (Bad request) too many parameters",
+    });
+  });
+
+  it("refuses more parts than fields and files allowed, even nameless ones, with 400", async () => {
+    const nameless = Array.from({ length: PARAM_LIMITS.values + 101 }, () => ({ headers: ["X: y"] }));
+    expect(await postMultipart(multipart(nameless))).toEqual({
+      error: "400 (Bad request) too many parameters",
+    });
   });
 });

@@ -1,4 +1,6 @@
+import { DomainError } from "@kiln/domain";
 import { describe, expect, it } from "vitest";
+import { PARAM_LIMITS } from "./limits.js";
 import { formPairs, mergeParams, paramsFromPairs } from "./params.js";
 
 const fromQuery = (query: string) => paramsFromPairs(formPairs(query));
@@ -36,10 +38,72 @@ describe("paramsFromPairs", () => {
     expect(Object.getPrototypeOf(params["a"])).toBeNull();
   });
 
+  it("skips pairs without a name, as Rack does", () => {
+    expect(fromQuery("=lost&a=1&=also")).toEqual({ a: "1" });
+  });
+
+  it("reads names that are not Rack-shaped as plain keys", () => {
+    expect(fromQuery("[a]=1&b[=2&c]=3&d[x=4")).toEqual({ "[a]": "1", "b[": "2", "c]": "3", "d[x": "4" });
+  });
+
   it("never inherits names from Object.prototype", () => {
     const params = fromQuery("a=1");
     expect(params["toString"]).toBeUndefined();
     expect(params["constructor"]).toBeUndefined();
+  });
+});
+
+/** The message of the DomainError thrown by `fn`; fails the test when it throws nothing or something else. */
+function refusal(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    if (DomainError.is(error) && error.kind === "bad_request") return error.message;
+    throw error;
+  }
+  throw new Error("expected a 400, nothing was thrown");
+}
+
+/** `a[a][a]…=1` with `levels` levels in all. */
+const nested = (levels: number) => `a${"[a]".repeat(levels - 1)}=1`;
+
+describe("paramsFromPairs limits", () => {
+  const { values, depth } = PARAM_LIMITS;
+
+  it(`builds ${values} repeated key[] values into one array, in order`, () => {
+    const query = Array.from({ length: values }, (_, index) => `key[]=${index}`).join("&");
+    const params = fromQuery(query);
+    expect(params["key"]).toHaveLength(values);
+    expect((params["key"] as string[]).slice(-2)).toEqual([String(values - 2), String(values - 1)]);
+  });
+
+  it("refuses one value more with 400, 240 KB of key[] included", () => {
+    const query = Array.from({ length: values + 1 }, (_, index) => `k${index}=1`).join("&");
+    expect(refusal(() => fromQuery(query))).toBe("400 (Bad request) too many parameters");
+    expect(refusal(() => fromQuery("key[]=1&".repeat(30_000)))).toBe("400 (Bad request) too many parameters");
+  });
+
+  it("counts pairs without a name too", () => {
+    expect(refusal(() => fromQuery("=1&".repeat(values + 1)))).toBe("400 (Bad request) too many parameters");
+  });
+
+  it(`reads names of ${depth} levels and refuses deeper ones with 400`, () => {
+    let leaf: unknown = fromQuery(nested(depth));
+    for (let level = 1; level < depth; level++) leaf = (leaf as Record<string, unknown>)["a"];
+    expect(leaf).toEqual({ a: "1" });
+    expect(fromQuery(`a${"[a]".repeat(depth - 2)}[]=1`)).toBeDefined();
+    expect(refusal(() => fromQuery(nested(depth + 1)))).toBe(
+      "400 (Bad request) parameters nested too deeply",
+    );
+    expect(refusal(() => fromQuery(`a${"[a]".repeat(depth - 1)}[]=1`))).toBe(
+      "400 (Bad request) parameters nested too deeply",
+    );
+  });
+
+  it("refuses a name of a few hundred thousand levels (under 1 MiB) with 400", () => {
+    expect(refusal(() => paramsFromPairs([[`a${"[a]".repeat(300_000)}`, "1"]]))).toBe(
+      "400 (Bad request) parameters nested too deeply",
+    );
   });
 });
 

@@ -245,11 +245,15 @@ async function labelConditions(
     }
     return conditions;
   }
-  const carrying = (wanted: string[]) =>
-    sql<SqlBool>`exists (select 1 from label_links ll inner join labels l on l.id = ll.label_id
-      where ll.target_type = ${type} and ll.target_id = ${id} and l.title in (${sql.join(wanted)}))`;
-  const conditions = labels.match === "any" ? [carrying(titles)] : titles.map((title) => carrying([title]));
-  return { count: conditions, page: conditions };
+  const links = sql`from label_links ll inner join labels l on l.id = ll.label_id
+      where ll.target_type = ${type} and ll.target_id = ${id} and l.title in (${sql.join(titles)})`;
+  // Every title, as one subquery that counts them: one EXISTS per title made PostgreSQL's planning
+  // grow much faster than the titles (100 took 14 s).
+  const condition =
+    labels.match === "any" || titles.length === 1
+      ? sql<SqlBool>`exists (select 1 ${links})`
+      : sql<SqlBool>`(select count(distinct l.title) ${links}) = ${titles.length}`;
+  return { count: [condition], page: [condition] };
 }
 
 /**
