@@ -1,8 +1,16 @@
 import type { Method, Route } from "./route.js";
 
+/** A parameter at one position of the trie: one segment (`:name`) or one or more (`*name`). */
+interface Param {
+  name: string;
+  /** True for `*name`, which takes the rest of the path but what the routes below it need. */
+  rest: boolean;
+  node: Node;
+}
+
 interface Node {
   statics: Map<string, Node>;
-  param: { name: string; node: Node } | null;
+  param: Param | null;
   routes: Map<Method, Route>;
 }
 
@@ -18,6 +26,11 @@ export type Match =
  * A segment trie over the route table. Static segments win over parameters (`/projects/owned`
  * before `/projects/:id`), with backtracking. Segments are matched raw and decoded afterwards, so
  * `group%2Fproject` is one `:id`.
+ *
+ * A `*name` parameter takes one or more segments, as many as it can while the rest of the path
+ * still matches a route below it: GitLab 8.x's `requirements: { branch: /.+/ }`, under which
+ * `PUT branches/fix/protect/protect` protects `fix/protect`, `PUT branches/fix/protect` protects
+ * `fix`, and `GET branches/fix/protect` reads `fix/protect`.
  */
 export class RouteTable {
   readonly #root = newNode();
@@ -29,13 +42,8 @@ export class RouteTable {
   #add(route: Route): void {
     let node = this.#root;
     for (const segment of splitPath(route.path)) {
-      if (segment.startsWith(":")) {
-        const name = segment.slice(1);
-        if (node.param && node.param.name !== name) {
-          throw new Error(`route ${route.path}: parameter :${name} clashes with :${node.param.name}`);
-        }
-        node.param ??= { name, node: newNode() };
-        node = node.param.node;
+      if (segment.startsWith(":") || segment.startsWith("*")) {
+        node = paramNode(node, route, segment);
       } else {
         let next = node.statics.get(segment);
         if (!next) {
@@ -65,6 +73,18 @@ export class RouteTable {
   }
 }
 
+/** The node below `node` for the parameter `segment` (`:name` or `*name`), which must agree with any there. */
+function paramNode(node: Node, route: Route, segment: string): Node {
+  const name = segment.slice(1);
+  const rest = segment.startsWith("*");
+  if (node.param && (node.param.name !== name || node.param.rest !== rest)) {
+    const existing = `${node.param.rest ? "*" : ":"}${node.param.name}`;
+    throw new Error(`route ${route.path}: parameter ${segment} clashes with ${existing}`);
+  }
+  node.param ??= { name, rest, node: newNode() };
+  return node.param.node;
+}
+
 function find(
   node: Node,
   segments: string[],
@@ -79,20 +99,29 @@ function find(
     const found = find(next, segments, index + 1, params, accepts);
     if (found) return found;
   }
-  if (node.param && segment !== "") {
-    let value: string;
-    try {
-      value = decodeURIComponent(segment);
-    } catch {
-      return null;
-    }
-    const found = find(node.param.node, segments, index + 1, params, accepts);
-    if (found) {
-      params[node.param.name] = value;
-      return found;
-    }
+  const param = node.param;
+  if (!param || segment === "") return null;
+  // A parameter never spans an empty segment; `*name` tries its longest run first.
+  let end = index + 1;
+  if (param.rest) while (end < segments.length && segments[end] !== "") end++;
+  for (; end > index; end--) {
+    const found = find(param.node, segments, end, params, accepts);
+    if (!found) continue;
+    const value = decodeSegments(segments.slice(index, end));
+    if (value === null) return null;
+    params[param.name] = value;
+    return found;
   }
   return null;
+}
+
+/** Raw segments joined by `/` and percent-decoded, or null when their encoding is malformed. */
+function decodeSegments(raw: string[]): string | null {
+  try {
+    return decodeURIComponent(raw.join("/"));
+  } catch {
+    return null;
+  }
 }
 
 function splitPath(path: string): string[] {
