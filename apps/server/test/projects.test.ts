@@ -113,6 +113,35 @@ onEachDatabase("projects API", (ctx) => {
     ).toBe(304);
   });
 
+  it("answers star, unstar and the starred list with GitLab's plain Project: no permissions, no runners_token, even to the owner", async () => {
+    const { body } = await create(alice, { name: "self-starred" });
+    expect(body.runners_token).toEqual(expect.any(String));
+    const star = await api<ProjectJson>({
+      method: "POST",
+      path: `/projects/${body.id}/star`,
+      token: alice.token,
+    });
+    // The starred list shows the same entity (GitLab's Entities::Project, without admin options).
+    const starred = await api<ProjectJson[]>({ path: "/projects/starred", token: alice.token });
+    expect(starred.body.map((project) => project.id)).toEqual([body.id]);
+    expect(Object.keys(starred.body[0] ?? {})).not.toContain("runners_token");
+    const unstar = await api<ProjectJson>({
+      method: "DELETE",
+      path: `/projects/${body.id}/star`,
+      token: alice.token,
+    });
+    for (const [res, status, count] of [
+      [star, 201, 1],
+      [unstar, 200, 0],
+    ] as const) {
+      expect(res).toMatchObject({ status, body: { id: body.id, star_count: count } });
+      expect(Object.keys(res.body)).not.toContain("runners_token");
+      expect(Object.keys(res.body)).not.toContain("permissions");
+      const { runners_token: _token, permissions: _permissions, ...rest } = body;
+      expect(Object.keys(res.body).sort()).toEqual(Object.keys(rest).sort());
+    }
+  });
+
   it("archives and unarchives with 201 for the owner, 403 for others who can see it", async () => {
     const { body } = await create(alice, { name: "archivable", visibility_level: 20 });
     expect(
