@@ -340,6 +340,39 @@ onEachDatabase("projects API", (ctx) => {
 });
 
 onEachDatabase("application settings API", (ctx) => {
+  it("answers created_at and updated_at as timestamps; a change moves updated_at only", async () => {
+    type Stamps = { created_at: unknown; updated_at: unknown; home_page_url: unknown };
+    const settings = (form?: Record<string, string>) =>
+      ctx().api<Stamps>({
+        method: form ? "PUT" : "GET",
+        path: "/application/settings",
+        token: ctx().root.token,
+        ...(form ? { form } : {}),
+      });
+    const isoTimestamp = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+    const before = (await settings()).body;
+    expect(before).toMatchObject({ created_at: isoTimestamp, updated_at: isoTimestamp });
+    const createdAt = before.created_at as string;
+    const updatedAt = before.updated_at as string;
+    expect(Date.parse(updatedAt)).toBeGreaterThanOrEqual(Date.parse(createdAt));
+
+    // Timestamps have millisecond precision: change only once the clock has passed the last one.
+    while (Date.now() <= Date.parse(updatedAt)) await new Promise((resolve) => setImmediate(resolve));
+    const changed = await settings({ home_page_url: "https://example.com/welcome" });
+    expect(changed).toMatchObject({
+      status: 200,
+      body: { home_page_url: "https://example.com/welcome", created_at: createdAt, updated_at: isoTimestamp },
+    });
+    const movedTo = changed.body.updated_at as string;
+    expect(Date.parse(movedTo)).toBeGreaterThan(Date.parse(updatedAt));
+    expect((await settings()).body).toMatchObject({ created_at: createdAt, updated_at: movedTo });
+
+    // As in GitLab (Rails saves nothing when no value changes), a PUT that changes nothing keeps it.
+    while (Date.now() <= Date.parse(movedTo)) await new Promise((resolve) => setImmediate(resolve));
+    const same = await settings({ home_page_url: "https://example.com/welcome" });
+    expect(same.body).toMatchObject({ created_at: createdAt, updated_at: movedTo });
+  });
+
   it("answers administrators only, persists changes, and applies signin_enabled", async () => {
     const carol = await createUser(ctx().server, ctx().root, "carol");
     expect((await ctx().api({ path: "/application/settings", token: carol.token })).status).toBe(403);
