@@ -63,7 +63,7 @@ export class RouteTable {
    * static one that does not (`DELETE /projects/owned` reaches `DELETE /projects/:id`, as in GitLab).
    */
   match(method: string, path: string): Match {
-    const segments = splitPath(path);
+    const segments = splitPath(path).map((raw) => ({ raw, value: decodeSegment(raw) }));
     const params: Record<string, string> = {};
     const node = find(this.#root, segments, 0, params, (n) => n.routes.has(method as Method));
     const route = node?.routes.get(method as Method);
@@ -85,40 +85,51 @@ function paramNode(node: Node, route: Route, segment: string): Node {
   return node.param.node;
 }
 
+/** A segment of the requested path as sent, and percent-decoded (null when malformed). */
+interface Segment {
+  raw: string;
+  value: string | null;
+}
+
+/** True when a segment may be (part of) a parameter: not empty, and well encoded. */
+const takesParam = (segment: Segment | undefined): boolean => segment?.value != null && segment.raw !== "";
+
 function find(
   node: Node,
-  segments: string[],
+  segments: Segment[],
   index: number,
   params: Record<string, string>,
   accepts: (node: Node) => boolean,
 ): Node | null {
   if (index === segments.length) return accepts(node) ? node : null;
-  const segment = segments[index] as string;
-  const next = node.statics.get(segment);
+  const segment = segments[index] as Segment;
+  const next = node.statics.get(segment.raw);
   if (next) {
     const found = find(next, segments, index + 1, params, accepts);
     if (found) return found;
   }
   const param = node.param;
-  if (!param || segment === "") return null;
-  // A parameter never spans an empty segment; `*name` tries its longest run first.
+  if (!param || !takesParam(segment)) return null;
+  // `*name` tries its longest run first, and runs only over segments a parameter may take.
   let end = index + 1;
-  if (param.rest) while (end < segments.length && segments[end] !== "") end++;
+  if (param.rest) while (takesParam(segments[end])) end++;
   for (; end > index; end--) {
     const found = find(param.node, segments, end, params, accepts);
-    if (!found) continue;
-    const value = decodeSegments(segments.slice(index, end));
-    if (value === null) return null;
-    params[param.name] = value;
-    return found;
+    if (found) {
+      params[param.name] = segments
+        .slice(index, end)
+        .map((taken) => taken.value)
+        .join("/");
+      return found;
+    }
   }
   return null;
 }
 
-/** Raw segments joined by `/` and percent-decoded, or null when their encoding is malformed. */
-function decodeSegments(raw: string[]): string | null {
+/** A raw segment percent-decoded, or null when its encoding is malformed. */
+function decodeSegment(raw: string): string | null {
   try {
-    return decodeURIComponent(raw.join("/"));
+    return decodeURIComponent(raw);
   } catch {
     return null;
   }
