@@ -361,6 +361,100 @@ onEachDatabase("branches API", (ctx) => {
     });
   });
 
+  // GitLab 8.x declared `requirements: { branch: /.+/ }` on these routes, so clients of the era
+  // send a name's slashes as they are; the encoded form keeps working.
+  describe("names with slashes sent raw in the path", () => {
+    it("gets, protects, unprotects and removes `a/b/c` through `/branches/a/b/c[/...]`", async () => {
+      const p = cast.private;
+      expect((await create(p, { branch_name: "raw/deep/name", ref: "feature/x" })).status).toBe(200);
+      const got = await api({ path: path(p, "/raw/deep/name"), token: token("reporter") });
+      expect(got).toMatchObject({
+        status: 200,
+        body: { name: "raw/deep/name", protected: false, commit: { id: sha(p, "on a feature") } },
+      });
+      const put = (action: string, json?: Record<string, unknown>) =>
+        api({ method: "PUT", path: path(p, `/raw/deep/name/${action}`), token: token("master"), json });
+      expect(await put("protect", { developers_can_push: true })).toMatchObject({
+        status: 200,
+        body: { name: "raw/deep/name", protected: true, developers_can_push: true },
+      });
+      expect(
+        (await api({ path: path(p, "/raw%2Fdeep%2Fname"), token: token("reporter") })).body,
+      ).toMatchObject({ protected: true, developers_can_push: true });
+      expect(await put("unprotect")).toMatchObject({
+        status: 200,
+        body: { name: "raw/deep/name", protected: false },
+      });
+      const removed = await api({
+        method: "DELETE",
+        path: path(p, "/raw/deep/name"),
+        token: token("developer"),
+      });
+      expect(removed).toMatchObject({ status: 200, body: { branch_name: "raw/deep/name" } });
+      expect(await api({ path: path(p, "/raw/deep/name"), token: token("owner") })).toMatchObject({
+        status: 404,
+        body: { message: "404 Branch Not Found" },
+      });
+      expect(
+        await api({ method: "DELETE", path: path(p, "/raw/deep/name"), token: token("developer") }),
+      ).toMatchObject({ status: 404, body: { message: "No such branch" } });
+    });
+
+    it("reads the last segment as the action, as GitLab's routes did, for branches named like one", async () => {
+      const p = cast.public;
+      for (const branch_name of ["protect", "fix/protect", "fix/unprotect"]) {
+        expect((await create(p, { branch_name, ref: "master" })).status, branch_name).toBe(200);
+      }
+      const put = (rest: string) => api({ method: "PUT", path: path(p, rest), token: token("master") });
+      const state = async (name: string) =>
+        (await api({ path: path(p, `/${encodeURIComponent(name)}`), token: token("reporter") })).body
+          .protected;
+
+      // `fix/protect` is a branch, but PUT .../fix/protect is "protect the branch fix" (none here).
+      expect(await put("/fix/protect")).toMatchObject({
+        status: 404,
+        body: { message: "404 Branch Not Found" },
+      });
+      expect(await put("/fix/protect/protect")).toMatchObject({ status: 200, body: { name: "fix/protect" } });
+      expect(await put("/protect/protect")).toMatchObject({ status: 200, body: { name: "protect" } });
+      expect(await put("/fix/unprotect/protect")).toMatchObject({
+        status: 200,
+        body: { name: "fix/unprotect" },
+      });
+      expect([await state("fix/protect"), await state("protect"), await state("fix/unprotect")]).toEqual([
+        true,
+        true,
+        true,
+      ]);
+      expect(await put("/fix/unprotect/unprotect")).toMatchObject({
+        status: 200,
+        body: { name: "fix/unprotect", protected: false },
+      });
+      expect(await state("fix/protect")).toBe(true);
+
+      // GET and DELETE have no action: the whole rest of the path is the name.
+      expect(await api({ path: path(p, "/fix/protect"), token: token("reporter") })).toMatchObject({
+        status: 200,
+        body: { name: "fix/protect", protected: true },
+      });
+      await put("/fix/protect/unprotect");
+      const removed = await api({
+        method: "DELETE",
+        path: path(p, "/fix/protect"),
+        token: token("developer"),
+      });
+      expect(removed).toMatchObject({ status: 200, body: { branch_name: "fix/protect" } });
+      expect(await state("protect")).toBe(true);
+
+      // An encoded slash stays inside the name: PUT .../fix%2Funprotect is no action on `fix`.
+      expect((await put("/fix%2Funprotect")).status).toBe(405);
+      expect(await put("/fix%2Funprotect/protect")).toMatchObject({
+        status: 200,
+        body: { name: "fix/unprotect", protected: true },
+      });
+    });
+  });
+
   describe("a project's repository and its default branch", () => {
     async function newProject(name: string): Promise<ProjectJson> {
       const res = await api<ProjectJson>({

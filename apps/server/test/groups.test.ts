@@ -114,6 +114,10 @@ onEachDatabase("groups API", (ctx) => {
       expect(detail.shared_projects.map((p) => p.id)).toEqual([outside.id]);
       expect(() => ProjectJson.strict().parse(detail.projects[0])).not.toThrow();
       expect(detail.projects[0]).not.toHaveProperty("permissions");
+      // GitLab's GroupDetail shows plain Project entities: no runners token, even to the owner.
+      const asOwner = await api<Detail>({ path: `/groups/${group.id}`, token: owner.token });
+      expect(asOwner.body.projects.map((p) => p.id)).toEqual([hidden.id]);
+      expect(asOwner.body.projects[0]).not.toHaveProperty("runners_token");
       for (const ref of [group.id, "secret"]) {
         expect(await api({ path: `/groups/${ref}`, token: stranger.token })).toMatchObject({
           status: 404,

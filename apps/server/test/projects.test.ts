@@ -113,6 +113,35 @@ onEachDatabase("projects API", (ctx) => {
     ).toBe(304);
   });
 
+  it("answers star, unstar and the starred list with GitLab's plain Project: no permissions, no runners_token, even to the owner", async () => {
+    const { body } = await create(alice, { name: "self-starred" });
+    expect(body.runners_token).toEqual(expect.any(String));
+    const star = await api<ProjectJson>({
+      method: "POST",
+      path: `/projects/${body.id}/star`,
+      token: alice.token,
+    });
+    // The starred list shows the same entity (GitLab's Entities::Project, without admin options).
+    const starred = await api<ProjectJson[]>({ path: "/projects/starred", token: alice.token });
+    expect(starred.body.map((project) => project.id)).toEqual([body.id]);
+    expect(Object.keys(starred.body[0] ?? {})).not.toContain("runners_token");
+    const unstar = await api<ProjectJson>({
+      method: "DELETE",
+      path: `/projects/${body.id}/star`,
+      token: alice.token,
+    });
+    for (const [res, status, count] of [
+      [star, 201, 1],
+      [unstar, 200, 0],
+    ] as const) {
+      expect(res).toMatchObject({ status, body: { id: body.id, star_count: count } });
+      expect(Object.keys(res.body)).not.toContain("runners_token");
+      expect(Object.keys(res.body)).not.toContain("permissions");
+      const { runners_token: _token, permissions: _permissions, ...rest } = body;
+      expect(Object.keys(res.body).sort()).toEqual(Object.keys(rest).sort());
+    }
+  });
+
   it("archives and unarchives with 201 for the owner, 403 for others who can see it", async () => {
     const { body } = await create(alice, { name: "archivable", visibility_level: 20 });
     expect(
@@ -311,6 +340,39 @@ onEachDatabase("projects API", (ctx) => {
 });
 
 onEachDatabase("application settings API", (ctx) => {
+  it("answers created_at and updated_at as timestamps; a change moves updated_at only", async () => {
+    type Stamps = { created_at: unknown; updated_at: unknown; home_page_url: unknown };
+    const settings = (form?: Record<string, string>) =>
+      ctx().api<Stamps>({
+        method: form ? "PUT" : "GET",
+        path: "/application/settings",
+        token: ctx().root.token,
+        ...(form ? { form } : {}),
+      });
+    const isoTimestamp = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+    const before = (await settings()).body;
+    expect(before).toMatchObject({ created_at: isoTimestamp, updated_at: isoTimestamp });
+    const createdAt = before.created_at as string;
+    const updatedAt = before.updated_at as string;
+    expect(Date.parse(updatedAt)).toBeGreaterThanOrEqual(Date.parse(createdAt));
+
+    // Timestamps have millisecond precision: change only once the clock has passed the last one.
+    while (Date.now() <= Date.parse(updatedAt)) await new Promise((resolve) => setImmediate(resolve));
+    const changed = await settings({ home_page_url: "https://example.com/welcome" });
+    expect(changed).toMatchObject({
+      status: 200,
+      body: { home_page_url: "https://example.com/welcome", created_at: createdAt, updated_at: isoTimestamp },
+    });
+    const movedTo = changed.body.updated_at as string;
+    expect(Date.parse(movedTo)).toBeGreaterThan(Date.parse(updatedAt));
+    expect((await settings()).body).toMatchObject({ created_at: createdAt, updated_at: movedTo });
+
+    // As in GitLab (Rails saves nothing when no value changes), a PUT that changes nothing keeps it.
+    while (Date.now() <= Date.parse(movedTo)) await new Promise((resolve) => setImmediate(resolve));
+    const same = await settings({ home_page_url: "https://example.com/welcome" });
+    expect(same.body).toMatchObject({ created_at: createdAt, updated_at: movedTo });
+  });
+
   it("answers administrators only, persists changes, and applies signin_enabled", async () => {
     const carol = await createUser(ctx().server, ctx().root, "carol");
     expect((await ctx().api({ path: "/application/settings", token: carol.token })).status).toBe(403);

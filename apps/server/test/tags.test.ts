@@ -96,6 +96,25 @@ onEachDatabase("tags API", (ctx) => {
     expect(got).toMatchObject({ status: 200, body: { name: "release/1.1" } });
   });
 
+  it("gets and removes a tag whose slashes are sent raw, as GitLab 8.x's `tag_name: /.+/` took them", async () => {
+    const p = cast.private;
+    expect((await create(p, { tag_name: "raw/v2/rc", ref: "master" })).status).toBe(201);
+    expect(await api({ path: path(p, "/raw/v2/rc"), token: token("reporter") })).toMatchObject({
+      status: 200,
+      body: { name: "raw/v2/rc", commit: { id: second(p) } },
+    });
+    expect(
+      await api({ method: "DELETE", path: path(p, "/raw/v2/rc"), token: token("master") }),
+    ).toMatchObject({
+      status: 200,
+      body: { tag_name: "raw/v2/rc" },
+    });
+    expect(await api({ path: path(p, "/raw/v2/rc"), token: token("reporter") })).toMatchObject({
+      status: 404,
+      body: { message: "404 Tag Not Found" },
+    });
+  });
+
   it("answers 400 with GitLab's message for a bad name, a taken name and a bad target", async () => {
     const p = cast.private;
     const cases: [Record<string, unknown>, string][] = [

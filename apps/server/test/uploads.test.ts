@@ -84,6 +84,25 @@ onEachDatabase("project uploads", (ctx) => {
     expect(tempFiles()).toEqual([]);
   });
 
+  it("answers GitLab 8.15's link: images and videos embedded under their name without extension, other files linked under their whole name", async () => {
+    const cases = [
+      ["pic.jpeg", "pic", "!"],
+      ["diagram.final.svg", "diagram.final", "!"],
+      ["clip.MP4", "clip", "!"],
+      ["notes.txt", "notes.txt", ""],
+      ["favicon.ico", "favicon.ico", ""],
+      ["archive.tar.gz", "archive.tar.gz", ""],
+      ["README", "README", ""],
+    ] as const;
+    for (const [name, alt, embed] of cases) {
+      const res = await upload(cast.public, cast.people.developer.token, name, "content");
+      expect(res.status, name).toBe(201);
+      const url = res.body.url;
+      expect(url, name).toMatch(new RegExp(`^/uploads/[0-9a-f]{32}/${name.replace(/\./g, "\\.")}$`));
+      expect(res.body, name).toEqual({ alt, url, markdown: `${embed}[${alt}](${url})` });
+    }
+  });
+
   it("serves other files as attachments typed by extension, never sniffed", async () => {
     for (const [name, type] of [
       ["notes.txt", "text/plain; charset=utf-8"],

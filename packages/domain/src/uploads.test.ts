@@ -48,24 +48,47 @@ describe("safeUploadName", () => {
 describe("uploadLink", () => {
   const secret = "0123456789abcdef0123456789abcdef";
 
-  it("links images as images, with the name without extension as alt", () => {
+  it("embeds images and videos, as GitLab 8.15 did, with the name without extension as alt", () => {
     expect(uploadLink(secret, "diagram.final.PNG")).toEqual({
       alt: "diagram.final",
       url: `/uploads/${secret}/diagram.final.PNG`,
       markdown: `![diagram.final](/uploads/${secret}/diagram.final.PNG)`,
     });
-    for (const name of ["a.jpg", "a.jpeg", "a.gif", "a.bmp", "a.tiff", "a.ico", "a.svg"]) {
-      expect(uploadLink(secret, name).markdown.startsWith("![a]")).toBe(true);
+    const embedded = [
+      "a.jpg",
+      "a.jpeg",
+      "a.gif",
+      "a.bmp",
+      "a.tiff",
+      "a.svg",
+      "a.mp4",
+      "a.m4v",
+      "a.mov",
+      "a.webm",
+      "a.ogv",
+    ];
+    for (const name of embedded) {
+      expect(uploadLink(secret, name), name).toEqual({
+        alt: "a",
+        url: `/uploads/${secret}/${name}`,
+        markdown: `![a](/uploads/${secret}/${name})`,
+      });
     }
   });
 
-  it("links other files by their full name", () => {
+  it("links other files under their whole name, alt included", () => {
     expect(uploadLink(secret, "notes.txt")).toEqual({
-      alt: "notes",
+      alt: "notes.txt",
       url: `/uploads/${secret}/notes.txt`,
       markdown: `[notes.txt](/uploads/${secret}/notes.txt)`,
     });
-    expect(uploadLink(secret, "README").alt).toBe("README");
+    for (const name of ["README", "a.ico", "a.tar.gz", ".png"]) {
+      expect(uploadLink(secret, name), name).toEqual({
+        alt: name,
+        url: `/uploads/${secret}/${name}`,
+        markdown: `[${name}](/uploads/${secret}/${name})`,
+      });
+    }
   });
 });
 
@@ -76,7 +99,9 @@ describe("serving", () => {
     expect(uploadContentType("a.exe")).toBe("application/octet-stream");
     expect(uploadContentType("README")).toBe("application/octet-stream");
     expect(servedInline("a.gif")).toBe(true);
+    expect(servedInline("a.ico")).toBe(true);
     expect(servedInline("a.svg")).toBe(false);
+    expect(servedInline("a.mp4")).toBe(false);
     expect(servedInline("a.html")).toBe(false);
   });
 });

@@ -20,11 +20,11 @@ export interface Upload {
 
 /** What `POST /projects/:id/uploads` answers: the link to paste into a description or a comment. */
 export interface UploadLink {
-  /** The file name without its extension. */
+  /** For images and videos the file name without its extension, for other files the whole name. */
   alt: string;
   /** `/uploads/<secret>/<file name>`, relative to the project's web URL. */
   url: string;
-  /** `![alt](url)` for images, `[file name](url)` for other files. */
+  /** `![alt](url)` for images and videos, `[alt](url)` for other files. */
   markdown: string;
 }
 
@@ -37,17 +37,14 @@ export const FALLBACK_UPLOAD_NAME = "file";
 /** The longest stored name, in UTF-8 bytes (file systems allow 255). */
 const MAX_NAME_BYTES = 200;
 
-/** Extensions GitLab 8.x renders as images in Markdown. */
-const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set([
-  "png",
-  "jpg",
-  "jpeg",
-  "gif",
-  "bmp",
-  "tiff",
-  "ico",
-  "svg",
+/** Extensions whose link GitLab 8.15 embeds (`![…](…)`): its images and videos (`image_or_video?`). */
+const EMBEDDED_EXTENSIONS: ReadonlySet<string> = new Set([
+  ...["png", "jpg", "jpeg", "gif", "bmp", "tiff", "svg"],
+  ...["mp4", "m4v", "mov", "webm", "ogv"],
 ]);
+
+/** The raster images, the only files served inline. */
+const INLINE_EXTENSIONS: ReadonlySet<string> = new Set(["png", "jpg", "jpeg", "gif", "bmp", "tiff", "ico"]);
 
 /**
  * Content types by extension. SVG is an image for Markdown but may carry scripts, so it is never
@@ -113,18 +110,21 @@ export function safeUploadName(sent: string): string {
   return truncateUtf8(stem, MAX_NAME_BYTES - suffix.length) + suffix;
 }
 
-/** True when Markdown shows the file as an image. */
-export function isImageName(name: string): boolean {
-  return IMAGE_EXTENSIONS.has(uploadExtension(name));
+/** True when the file's Markdown link embeds it: images and videos, as GitLab 8.15 decided. */
+export function embeddedInMarkdown(name: string): boolean {
+  return EMBEDDED_EXTENSIONS.has(uploadExtension(name));
 }
 
-/** The link GitLab 8.x answers for an uploaded file. */
+/**
+ * The link GitLab 8.15 answers for an uploaded file (`FileUploader#to_h`): an image or a video is
+ * embedded under its name without the extension (`![pic](…/pic.png)`), any other file linked under
+ * its whole name (`[notes.txt](…/notes.txt)`). A safe name has no `]` that would need escaping.
+ */
 export function uploadLink(secret: string, filename: string): UploadLink {
-  const dot = filename.lastIndexOf(".");
-  const alt = dot > 0 ? filename.slice(0, dot) : filename;
   const url = `/uploads/${secret}/${filename}`;
-  const markdown = isImageName(filename) ? `![${alt}](${url})` : `[${filename}](${url})`;
-  return { alt, url, markdown };
+  if (!embeddedInMarkdown(filename)) return { alt: filename, url, markdown: `[${filename}](${url})` };
+  const alt = filename.slice(0, filename.lastIndexOf("."));
+  return { alt, url, markdown: `![${alt}](${url})` };
 }
 
 /** The `Content-Type` an upload is served with: by extension, `application/octet-stream` otherwise. */
@@ -132,7 +132,7 @@ export function uploadContentType(name: string): string {
   return CONTENT_TYPES[uploadExtension(name)] ?? "application/octet-stream";
 }
 
-/** True for the raster images served inline; everything else, SVG included, is an attachment. */
+/** True for the raster images served inline; everything else, SVG and videos included, is an attachment. */
 export function servedInline(name: string): boolean {
-  return isImageName(name) && uploadExtension(name) !== "svg";
+  return INLINE_EXTENSIONS.has(uploadExtension(name));
 }

@@ -53,7 +53,10 @@ export interface FileField {
 /** A row of the route table, after its types have been checked by {@link route} or {@link listRoute}. */
 export interface Route {
   method: Method;
-  /** Relative to `/api/v3`, with `:name` segments. */
+  /**
+   * Relative to `/api/v3`, with `:name` segments (one segment) and `*name` ones (one or more, for
+   * ref names sent with raw slashes; see `RouteTable`).
+   */
   path: string;
   /** Validates and converts the merged parameters. */
   params: z.ZodObject;

@@ -114,6 +114,88 @@ describe("RouteTable", () => {
     );
   });
 
+  describe("a *name parameter (GitLab's `requirements: { branch: /.+/ }`)", () => {
+    const refs = new RouteTable([
+      def("GET", "/branches/*branch"),
+      def("DELETE", "/branches/*branch"),
+      def("PUT", "/branches/*branch/protect"),
+      def("PUT", "/branches/*branch/unprotect"),
+      def("GET", "/branches"),
+    ]);
+    const found = (method: string, path: string) => {
+      const match = refs.match(method, path);
+      return match.kind === "found" ? { path: match.route.path, params: match.pathParams } : match;
+    };
+
+    it("takes the rest of the path, raw slashes and encoded ones alike", () => {
+      expect(found("GET", "/branches/feature/x")).toEqual({
+        path: "/branches/*branch",
+        params: { branch: "feature/x" },
+      });
+      expect(found("DELETE", "/branches/a/b%2Fc/d")).toEqual({
+        path: "/branches/*branch",
+        params: { branch: "a/b/c/d" },
+      });
+      expect(found("GET", "/branches/x")).toEqual({ path: "/branches/*branch", params: { branch: "x" } });
+      expect(found("GET", "/branches")).toEqual({ path: "/branches", params: {} });
+    });
+
+    it("leaves a static suffix to the route that needs it, taking as much as it can before it", () => {
+      expect(found("PUT", "/branches/feature/x/protect")).toEqual({
+        path: "/branches/*branch/protect",
+        params: { branch: "feature/x" },
+      });
+      expect(found("PUT", "/branches/fix/protect/protect")).toEqual({
+        path: "/branches/*branch/protect",
+        params: { branch: "fix/protect" },
+      });
+      expect(found("PUT", "/branches/fix/unprotect/protect")).toEqual({
+        path: "/branches/*branch/protect",
+        params: { branch: "fix/unprotect" },
+      });
+      expect(found("PUT", "/branches/a/protect/unprotect")).toEqual({
+        path: "/branches/*branch/unprotect",
+        params: { branch: "a/protect" },
+      });
+      // Methods without a suffix route read the suffix as part of the name.
+      expect(found("GET", "/branches/fix/protect")).toEqual({
+        path: "/branches/*branch",
+        params: { branch: "fix/protect" },
+      });
+    });
+
+    it("never reads an encoded slash as a separator before a suffix", () => {
+      expect(refs.match("PUT", "/branches/fix%2Fprotect")).toEqual({
+        kind: "wrong_method",
+        allowed: ["GET", "DELETE"],
+      });
+      expect(found("PUT", "/branches/fix%2Fprotect/protect")).toEqual({
+        path: "/branches/*branch/protect",
+        params: { branch: "fix/protect" },
+      });
+    });
+
+    it("needs at least one segment and never spans an empty one", () => {
+      expect(refs.match("PUT", "/branches/protect")).toEqual({
+        kind: "wrong_method",
+        allowed: ["GET", "DELETE"],
+      });
+      expect(refs.match("PUT", "/branches//protect")).toEqual({ kind: "none" });
+      expect(refs.match("GET", "/branches/a//b")).toEqual({ kind: "none" });
+    });
+
+    it("answers none for malformed percent-encoding anywhere in the name", () => {
+      expect(refs.match("GET", "/branches/ok/%zz/x")).toEqual({ kind: "none" });
+      expect(refs.match("PUT", "/branches/%E0%A4%A/protect")).toEqual({ kind: "none" });
+    });
+
+    it("refuses a *name and a :name at the same position", () => {
+      expect(() => new RouteTable([def("GET", "/b/*branch"), def("PUT", "/b/:branch/protect")])).toThrow(
+        "route /b/:branch/protect: parameter :branch clashes with *branch",
+      );
+    });
+  });
+
   it("allows the same path with different methods", () => {
     const users = new RouteTable([def("GET", "/users/:id"), def("DELETE", "/users/:id")]);
     expect(users.match("DELETE", "/users/1").kind).toBe("found");

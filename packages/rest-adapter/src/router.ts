@@ -1,8 +1,16 @@
 import type { Method, Route } from "./route.js";
 
+/** A parameter at one position of the trie: one segment (`:name`) or one or more (`*name`). */
+interface Param {
+  name: string;
+  /** True for `*name`, which takes the rest of the path but what the routes below it need. */
+  rest: boolean;
+  node: Node;
+}
+
 interface Node {
   statics: Map<string, Node>;
-  param: { name: string; node: Node } | null;
+  param: Param | null;
   routes: Map<Method, Route>;
 }
 
@@ -18,6 +26,11 @@ export type Match =
  * A segment trie over the route table. Static segments win over parameters (`/projects/owned`
  * before `/projects/:id`), with backtracking. Segments are matched raw and decoded afterwards, so
  * `group%2Fproject` is one `:id`.
+ *
+ * A `*name` parameter takes one or more segments, as many as it can while the rest of the path
+ * still matches a route below it: GitLab 8.x's `requirements: { branch: /.+/ }`, under which
+ * `PUT branches/fix/protect/protect` protects `fix/protect`, `PUT branches/fix/protect` protects
+ * `fix`, and `GET branches/fix/protect` reads `fix/protect`.
  */
 export class RouteTable {
   readonly #root = newNode();
@@ -29,13 +42,8 @@ export class RouteTable {
   #add(route: Route): void {
     let node = this.#root;
     for (const segment of splitPath(route.path)) {
-      if (segment.startsWith(":")) {
-        const name = segment.slice(1);
-        if (node.param && node.param.name !== name) {
-          throw new Error(`route ${route.path}: parameter :${name} clashes with :${node.param.name}`);
-        }
-        node.param ??= { name, node: newNode() };
-        node = node.param.node;
+      if (segment.startsWith(":") || segment.startsWith("*")) {
+        node = paramNode(node, route, segment);
       } else {
         let next = node.statics.get(segment);
         if (!next) {
@@ -55,7 +63,7 @@ export class RouteTable {
    * static one that does not (`DELETE /projects/owned` reaches `DELETE /projects/:id`, as in GitLab).
    */
   match(method: string, path: string): Match {
-    const segments = splitPath(path);
+    const segments = splitPath(path).map((raw) => ({ raw, value: decodeSegment(raw) }));
     const params: Record<string, string> = {};
     const node = find(this.#root, segments, 0, params, (n) => n.routes.has(method as Method));
     const route = node?.routes.get(method as Method);
@@ -65,34 +73,66 @@ export class RouteTable {
   }
 }
 
+/** The node below `node` for the parameter `segment` (`:name` or `*name`), which must agree with any there. */
+function paramNode(node: Node, route: Route, segment: string): Node {
+  const name = segment.slice(1);
+  const rest = segment.startsWith("*");
+  if (node.param && (node.param.name !== name || node.param.rest !== rest)) {
+    const existing = `${node.param.rest ? "*" : ":"}${node.param.name}`;
+    throw new Error(`route ${route.path}: parameter ${segment} clashes with ${existing}`);
+  }
+  node.param ??= { name, rest, node: newNode() };
+  return node.param.node;
+}
+
+/** A segment of the requested path as sent, and percent-decoded (null when malformed). */
+interface Segment {
+  raw: string;
+  value: string | null;
+}
+
+/** True when a segment may be (part of) a parameter: not empty, and well encoded. */
+const takesParam = (segment: Segment | undefined): boolean => segment?.value != null && segment.raw !== "";
+
 function find(
   node: Node,
-  segments: string[],
+  segments: Segment[],
   index: number,
   params: Record<string, string>,
   accepts: (node: Node) => boolean,
 ): Node | null {
   if (index === segments.length) return accepts(node) ? node : null;
-  const segment = segments[index] as string;
-  const next = node.statics.get(segment);
+  const segment = segments[index] as Segment;
+  const next = node.statics.get(segment.raw);
   if (next) {
     const found = find(next, segments, index + 1, params, accepts);
     if (found) return found;
   }
-  if (node.param && segment !== "") {
-    let value: string;
-    try {
-      value = decodeURIComponent(segment);
-    } catch {
-      return null;
-    }
-    const found = find(node.param.node, segments, index + 1, params, accepts);
+  const param = node.param;
+  if (!param || !takesParam(segment)) return null;
+  // `*name` tries its longest run first, and runs only over segments a parameter may take.
+  let end = index + 1;
+  if (param.rest) while (takesParam(segments[end])) end++;
+  for (; end > index; end--) {
+    const found = find(param.node, segments, end, params, accepts);
     if (found) {
-      params[node.param.name] = value;
+      params[param.name] = segments
+        .slice(index, end)
+        .map((taken) => taken.value)
+        .join("/");
       return found;
     }
   }
   return null;
+}
+
+/** A raw segment percent-decoded, or null when its encoding is malformed. */
+function decodeSegment(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
 }
 
 function splitPath(path: string): string[] {

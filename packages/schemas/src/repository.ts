@@ -10,7 +10,7 @@ const GitName = z.string().min(1, { error: "can't be blank" });
 export const ListBranchesInput = z.object({ id: ProjectRef });
 export type ListBranchesInput = z.infer<typeof ListBranchesInput>;
 
-/** Routes that name one branch of a project (`:branch`, URL-encoded when it has slashes). */
+/** Routes that name one branch of a project (`:branch`, its slashes sent raw or URL-encoded). */
 export const BranchRefInput = z.object({ id: ProjectRef, branch: GitName });
 export type BranchRefInput = z.infer<typeof BranchRefInput>;
 

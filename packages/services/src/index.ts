@@ -66,7 +66,7 @@ export {
   repository,
 } from "./operations/repository.js";
 export { session } from "./operations/session.js";
-export { settings } from "./operations/settings.js";
+export { type SettingsView, settings } from "./operations/settings.js";
 export { sshKeys } from "./operations/ssh-keys.js";
 export { repositoryTags, TagMessage, type TagView } from "./operations/tags.js";
 export { todos } from "./operations/todos.js";

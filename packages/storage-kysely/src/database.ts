@@ -64,10 +64,14 @@ export interface SshKeysTable {
   created_at: string;
 }
 
-/** `application_settings`: one row (id 1) holding the changed settings as JSON over the defaults. */
+/**
+ * `application_settings`: one row (id 1, there from the first migration on) holding the changed
+ * settings as JSON over the defaults.
+ */
 export interface ApplicationSettingsTable {
   id: number;
   data: string;
+  created_at: string;
   updated_at: string;
 }
 

@@ -49,6 +49,7 @@ export type {
 } from "./stores/project-scopes.js";
 export type { NewProject, ProjectPatch } from "./stores/projects.js";
 export type { ProtectedBranchStore, ProtectionFlags } from "./stores/protected-branches.js";
+export type { SettingsStamps } from "./stores/settings.js";
 export type { Subscribable, SubscriptionStore } from "./stores/subscriptions.js";
 export type { NewTodo, TodoFilter, TodoStore, TodoTarget } from "./stores/todos.js";
 export type { NewUpload, UploadStore } from "./stores/uploads.js";

@@ -72,14 +72,12 @@ const accessJson = (level: AccessLevel | null) =>
   level === null ? null : { access_level: level, notification_level: NOTIFICATION_GLOBAL };
 
 /**
- * A project as v3 answers it. With `withPermissions` it is GitLab's ProjectWithAccess (lists of
- * one's own projects, single project): the caller's project and group access levels.
+ * A project as v3 answers it. With `withAccess` it is GitLab's ProjectWithAccess (lists of one's
+ * own projects, single project): the caller's project and group access levels, and the runners
+ * token to those who may see it. Without, it is GitLab's plain Project entity as star, unstar, the
+ * starred and search lists and a group's projects answer it, which shows neither.
  */
-export function presentProject(
-  view: ProjectView,
-  context: PresentContext,
-  withPermissions = true,
-): ProjectJson {
+export function presentProject(view: ProjectView, context: PresentContext, withAccess = true): ProjectJson {
   const { project, namespace } = view;
   const { web_url, http_url_to_repo, ssh_url_to_repo, path_with_namespace } = urls(
     namespace,
@@ -130,13 +128,12 @@ export function presentProject(
       context,
     );
   if (project.issues_enabled) json.open_issues_count = project.open_issues_count;
+  if (!withAccess) return json;
   if (view.runnersToken !== null) json.runners_token = view.runnersToken;
-  if (withPermissions) {
-    json.permissions = {
-      project_access: accessJson(view.permissions.projectAccess),
-      group_access: accessJson(view.permissions.groupAccess),
-    };
-  }
+  json.permissions = {
+    project_access: accessJson(view.permissions.projectAccess),
+    group_access: accessJson(view.permissions.groupAccess),
+  };
   return json;
 }
 

@@ -5,7 +5,8 @@ import { type Route, route } from "../route.js";
 const BRANCHES = "/projects/:id/repository/branches";
 
 /**
- * `/projects/:id/repository/branches`: a branch with slashes is one URL-encoded segment
+ * `/projects/:id/repository/branches`: a branch name may be sent with its slashes raw
+ * (`branches/feature/x/protect`, GitLab 8.x's `requirements: { branch: /.+/ }`) or URL-encoded
  * (`feature%2Fx`). Lists are not paginated in v3. Creating answers 200, as the spec says (GitLab
  * answered 201).
  */
@@ -18,19 +19,19 @@ export const branchRoutes: Route[] = [
   }),
   route({
     method: "GET",
-    path: `${BRANCHES}/:branch`,
+    path: `${BRANCHES}/*branch`,
     operation: repositoryBranches.get,
     present: presentBranch,
   }),
   route({
     method: "PUT",
-    path: `${BRANCHES}/:branch/protect`,
+    path: `${BRANCHES}/*branch/protect`,
     operation: repositoryBranches.protect,
     present: presentBranch,
   }),
   route({
     method: "PUT",
-    path: `${BRANCHES}/:branch/unprotect`,
+    path: `${BRANCHES}/*branch/unprotect`,
     operation: repositoryBranches.unprotect,
     present: presentBranch,
   }),
@@ -43,7 +44,7 @@ export const branchRoutes: Route[] = [
   }),
   route({
     method: "DELETE",
-    path: `${BRANCHES}/:branch`,
+    path: `${BRANCHES}/*branch`,
     operation: repositoryBranches.remove,
     present: (removed) => removed,
   }),

@@ -3,6 +3,7 @@ import { presentEvent, presentMember, presentProject } from "../presenters/proje
 import { listRoute, type Route, route } from "../route.js";
 
 const withAccess = presentProject;
+/** GitLab's plain Project entity: no permissions, no runners token, whoever asks. */
 const plain = (view: Parameters<typeof presentProject>[0], context: Parameters<typeof presentProject>[1]) =>
   presentProject(view, context, false);
 const asIs = <T>(value: T) => value;

@@ -1,17 +1,10 @@
-import type { ApplicationSettings } from "@kiln/domain";
 import type { SettingsJson } from "@kiln/schemas";
-import { settings } from "@kiln/services";
+import { type SettingsView, settings } from "@kiln/services";
 import { type Route, route } from "../route.js";
 
 /** The settings as v3 answers them; Kiln keeps one settings row, id 1. */
-function presentSettings({
-  settings: values,
-  updatedAt,
-}: {
-  settings: ApplicationSettings;
-  updatedAt: string | null;
-}): SettingsJson {
-  return { id: 1, ...values, created_at: updatedAt, updated_at: updatedAt };
+function presentSettings({ settings: values, stamps }: SettingsView): SettingsJson {
+  return { id: 1, ...values, created_at: stamps.created_at, updated_at: stamps.updated_at };
 }
 
 /** `GET` and `PUT /application/settings` (administrators only). */

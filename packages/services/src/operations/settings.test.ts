@@ -7,7 +7,7 @@ forEachDialect((h) => {
       const alice = await h().user("alice");
       await expect(h().as(alice).settings.get()).rejects.toMatchObject({ code: "FORBIDDEN" });
       await expect(h().anonymous.settings.get()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
-      const { settings, updatedAt } = await h().system.settings.get();
+      const { settings, stamps } = await h().system.settings.get();
       expect(settings).toMatchObject({
         default_projects_limit: 10,
         signin_enabled: true,
@@ -16,7 +16,8 @@ forEachDialect((h) => {
         max_attachment_size: 10,
         default_project_visibility: 0,
       });
-      expect(updatedAt).toBeNull();
+      expect(stamps.updated_at).toBe(stamps.created_at);
+      expect(Date.parse(stamps.created_at)).not.toBeNaN();
     });
 
     it("keep what was changed, normalising visibilities written 0/1/2", async () => {
@@ -24,14 +25,14 @@ forEachDialect((h) => {
         default_project_visibility: 1,
         restricted_visibility_levels: [2, 0],
       });
-      const { settings, updatedAt } = await h().system.settings.update({ signin_enabled: false });
+      const { settings, stamps } = await h().system.settings.update({ signin_enabled: false });
       expect(settings).toMatchObject({
         default_project_visibility: 10,
         restricted_visibility_levels: [0, 20],
         signin_enabled: false,
         default_projects_limit: 10,
       });
-      expect(updatedAt).not.toBeNull();
+      expect(stamps.updated_at >= stamps.created_at).toBe(true);
       expect((await h().system.settings.get()).settings.signin_enabled).toBe(false);
     });
 

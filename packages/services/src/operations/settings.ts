@@ -6,7 +6,9 @@ import {
   type Visibility,
 } from "@kiln/domain";
 import { NoInput, UpdateSettingsInput } from "@kiln/schemas";
+import type { SettingsStamps } from "@kiln/storage-kysely";
 import { mutation, query } from "../operation.js";
+import type { ServiceRuntime } from "../runtime.js";
 
 const visibility = (value: number): Visibility => normalizeVisibility(value) ?? 0;
 
@@ -42,25 +44,50 @@ function normalize(input: UpdateSettingsInput): Partial<ApplicationSettings> {
   return changes;
 }
 
+/** The changes that give a setting another value than it has. */
+function effective(
+  current: ApplicationSettings,
+  changes: Partial<ApplicationSettings>,
+): Partial<ApplicationSettings> {
+  return Object.fromEntries(
+    Object.entries(changes).filter(
+      ([key, value]) => JSON.stringify(value) !== JSON.stringify(current[key as keyof ApplicationSettings]),
+    ),
+  );
+}
+
+/** The application settings as the API shows them: their values, when created and last changed. */
+export interface SettingsView {
+  settings: ApplicationSettings;
+  stamps: SettingsStamps;
+}
+
+async function settingsView(runtime: ServiceRuntime): Promise<SettingsView> {
+  return { settings: await runtime.settings(), stamps: await runtime.stores.settings.stamps() };
+}
+
 /** The instance's application settings (administrators only). */
 export const settings = {
-  get: query("admin", NoInput, async (ctx) => ({
-    settings: await ctx.runtime.settings(),
-    updatedAt: await ctx.runtime.stores.settings.updatedAt(),
-  })),
+  get: query("admin", NoInput, (ctx) => settingsView(ctx.runtime)),
 
-  /** Changes some settings; the others keep their values. */
+  /**
+   * Changes some settings; the others keep their values. As in GitLab (Rails saves no record
+   * whose values did not change), `updated_at` moves only when a value does.
+   */
   update: mutation("admin", UpdateSettingsInput, async (ctx, input) => {
     const { runtime } = ctx;
-    const changes = normalize(input);
-    const next = { ...(await runtime.settings()), ...changes };
+    const current = await runtime.settings();
+    const changes = effective(current, normalize(input));
+    const next = { ...current, ...changes };
     if (next.domain_blacklist_enabled && next.domain_blacklist.length === 0) {
       throw invalid({ domain_blacklist: ["can't be blank when the domain blacklist is enabled"] });
     }
-    await runtime.stores.transaction(async (tx) =>
-      tx.settings.write({ ...(await tx.settings.read()), ...changes }),
-    );
-    runtime.settingsChanged();
-    return { settings: await runtime.settings(), updatedAt: await runtime.stores.settings.updatedAt() };
+    if (Object.keys(changes).length > 0) {
+      await runtime.stores.transaction(async (tx) =>
+        tx.settings.write({ ...(await tx.settings.read()), ...changes }),
+      );
+      runtime.settingsChanged();
+    }
+    return settingsView(runtime);
   }),
 };
