@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { ProjectJson, UploadJson } from "@kiln/schemas";
 import { createThrowawayPostgres, TEST_PG_URL_ENV } from "@kiln/storage-kysely/testing";
-import { call, type KilnProcess, postgresUnavailable, signIn, signInAsRoot } from "@kiln/testkit";
+import { call, postgresUnavailable, signIn, signInAsRoot } from "@kiln/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { runKiln, start } from "./support.js";
 
@@ -50,9 +50,7 @@ describe("several processes starting at once on an empty data dir and database",
       for (const server of servers) cleanups.push(async () => void (await server.stop({ remove: false })));
       expect(starts.filter((s) => s.status === "rejected")).toEqual([]);
 
-      const created = servers.flatMap((server: KilnProcess) =>
-        server.logs.filter((l) => l["msg"] === CREATED),
-      );
+      const created = servers.flatMap((server) => server.logs.filter((l) => l["msg"] === CREATED));
       expect(created).toHaveLength(1);
       const password = created[0]?.["password"] as string;
       const sessions = await Promise.all(servers.map((server) => signIn(server, "root", password)));

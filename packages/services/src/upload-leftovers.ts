@@ -20,8 +20,9 @@ export interface ReclaimedUploads {
   files: number;
 }
 
-// The names uploads are stored under: `uploads/<project id>/<secret>/`.
-const PROJECT_DIR = /^[1-9][0-9]*$/;
+// The names uploads are stored under: `uploads/<project id>/<secret>/` (ids within a 32-bit integer
+// column's range, so that no odd name can fail the row lookup).
+const PROJECT_DIR = /^[1-9][0-9]{0,8}$/;
 const SECRET_DIR = /^[0-9a-f]{32}$/;
 
 /**
@@ -31,13 +32,10 @@ const SECRET_DIR = /^[0-9a-f]{32}$/;
  * {@link LEFTOVER_AGE_MS} go, so an upload in progress in another process is never touched, and a
  * file whose row exists never is. Meant to run at start.
  */
-export async function reclaimUploadLeftovers(
-  runtime: ServiceRuntime,
-  now = Date.now(),
-): Promise<ReclaimedUploads> {
+export async function reclaimUploadLeftovers(runtime: ServiceRuntime): Promise<ReclaimedUploads> {
   const dataDir = runtime.dataDir;
   if (!dataDir) return { tempFiles: 0, files: 0 };
-  const before = now - LEFTOVER_AGE_MS;
+  const before = Date.now() - LEFTOVER_AGE_MS;
   const tempFiles = await removeOldFiles(uploadTempDir(dataDir), before);
   let files = 0;
   for (const entry of await entriesOf(join(dataDir, "uploads"))) {
@@ -65,7 +63,7 @@ async function reclaimProjectUploads(
     await rm(path, { recursive: true, force: true });
     removed++;
   }
-  if (!(await runtime.stores.projects.findById(projectId))) {
+  if (recorded.size === 0 && !(await runtime.stores.projects.findById(projectId))) {
     // A deleted project's dir: no upload can be added to it any more.
     await rmdir(dir).catch(() => undefined);
   }
