@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { checkGitVersion, PushGate } from "@kiln/git";
 import { createRestHandler, type RestHandler } from "@kiln/rest-adapter";
-import { ensureRootUser, ServiceRuntime, watchMergeRequests } from "@kiln/services";
+import { ensureRootUser, reclaimUploadLeftovers, ServiceRuntime, watchMergeRequests } from "@kiln/services";
 import { migrateToLatest, type OpenDatabase, openDatabase, Stores } from "@kiln/storage-kysely";
 import { type Config, ConfigError } from "./config.js";
 import { ensureDataDir, loadOrCreateSecretKey } from "./data-dir.js";
@@ -73,6 +73,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   } else if (root.created) {
     log.info({ username: "root" }, "created the administrator with KILN_ROOT_PASSWORD");
   }
+  const { tempFiles, files } = await reclaimUploadLeftovers(runtime);
+  if (tempFiles + files > 0) log.info({ temp_files: tempFiles, files }, "reclaimed upload leftovers");
 
   // The handler needs the base URL, which may depend on the port the OS picks: it is created in the
   // listen callback, before any request can be dispatched.

@@ -11,7 +11,8 @@ export type RootBootstrap =
 /**
  * On an empty database, creates the administrator `root` (name "Administrator",
  * admin@example.com) with the configured password, or a generated one. Any later start leaves
- * the accounts alone.
+ * the accounts alone. Several processes may start at once on one empty database: one of them
+ * creates root, the others report `created: false`.
  */
 export async function ensureRootUser(
   runtime: ServiceRuntime,
@@ -20,13 +21,20 @@ export async function ensureRootUser(
   if (await runtime.stores.users.any()) return { created: false };
   const generatedPassword = password === undefined ? generateToken(24) : null;
   const system = createCaller({ runtime, actor: null, system: true });
-  await system.users.create({
-    username: "root",
-    name: "Administrator",
-    email: "admin@example.com",
-    password: password ?? (generatedPassword as string),
-    admin: true,
-    can_create_group: true,
-  });
+  try {
+    await system.users.create({
+      username: "root",
+      name: "Administrator",
+      email: "admin@example.com",
+      password: password ?? (generatedPassword as string),
+      admin: true,
+      can_create_group: true,
+    });
+  } catch (error) {
+    // Another start created the account between the check above and this one's write (its
+    // username taken, or a unique index refusing the row): the administrator exists.
+    if (await runtime.stores.users.any()) return { created: false };
+    throw error;
+  }
   return { created: true, generatedPassword };
 }

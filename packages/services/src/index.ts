@@ -90,3 +90,4 @@ export type { PasswordHasher } from "./security/passwords.js";
 export { generateToken, tokenDigest } from "./security/tokens.js";
 export { uploadTempDir } from "./storage-files.js";
 export { type TodoTargetView, type TodoView, todoView, todoViews } from "./todos/views.js";
+export { LEFTOVER_AGE_MS, type ReclaimedUploads, reclaimUploadLeftovers } from "./upload-leftovers.js";

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type OpenDatabase, openDatabase } from "./connect.js";
+import { migrateToLatest } from "./migrate.js";
 
 describe("the SQLite dialect", () => {
   let opened: OpenDatabase;
@@ -58,5 +59,13 @@ describe("the SQLite dialect", () => {
     expect(inserted.insertId).toBe(1n);
     const updated = await sql`update t set n = 6`.execute(opened.db);
     expect(updated.numAffectedRows).toBe(1n);
+  });
+
+  it("waits for another process's migrations only while migrating: the usual busy timeout comes back", async () => {
+    const busyTimeout = async () =>
+      (await sql<{ timeout: number }>`pragma busy_timeout`.execute(opened.db)).rows[0]?.timeout;
+    const usual = await busyTimeout();
+    await migrateToLatest(opened.db);
+    expect(await busyTimeout()).toBe(usual);
   });
 });

@@ -10,6 +10,7 @@ import {
   SqliteAdapter,
   SqliteIntrospector,
   SqliteQueryCompiler,
+  sql,
 } from "kysely";
 import { registerCaseFolding } from "./case-folding.js";
 
@@ -123,14 +124,44 @@ class SqliteDriver implements Driver {
   }
 }
 
+/** How long a process waits for another one's migrations to finish before it gives up. */
+const MIGRATION_WAIT_MS = 10 * 60_000;
+
+/**
+ * SQLite with transactional DDL, which it has. Kysely's SQLite adapter declares none and takes no
+ * migration lock, trusting that one connection is all there is; but the server and `kiln migrate`
+ * may migrate one file from two processes. With transactional DDL the migrator reads which
+ * migrations are applied inside a transaction begun IMMEDIATE, so migrating processes take turns
+ * and the pending migrations are applied once, all of them or none. Waiting for that turn may take
+ * as long as a migration does, far longer than the usual busy timeout.
+ */
+class KilnSqliteAdapter extends SqliteAdapter {
+  #usualWaitMs: number | null = null;
+
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+
+  override async acquireMigrationLock(db: Kysely<unknown>): Promise<void> {
+    const { rows } = await sql<{ timeout: number }>`pragma busy_timeout`.execute(db);
+    this.#usualWaitMs = rows[0]?.timeout ?? null;
+    await sql`pragma busy_timeout = ${sql.lit(MIGRATION_WAIT_MS)}`.execute(db);
+  }
+
+  override async releaseMigrationLock(db: Kysely<unknown>): Promise<void> {
+    if (this.#usualWaitMs === null) return;
+    await sql`pragma busy_timeout = ${sql.lit(this.#usualWaitMs)}`.execute(db);
+  }
+}
+
 function quoteName(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
 /**
  * Kysely on a better-sqlite3 database: fair (FIFO) access to the single connection, prepared
- * statements cached, write transactions begun IMMEDIATE, `lower()` folding Unicode as on PostgreSQL
- * ({@link registerCaseFolding}).
+ * statements cached, write transactions begun IMMEDIATE, migrations run in a transaction,
+ * `lower()` folding Unicode as on PostgreSQL ({@link registerCaseFolding}).
  */
 export class KilnSqliteDialect implements Dialect {
   constructor(private readonly raw: BetterSqlite3.Database) {
@@ -146,7 +177,7 @@ export class KilnSqliteDialect implements Dialect {
   }
 
   createAdapter() {
-    return new SqliteAdapter();
+    return new KilnSqliteAdapter();
   }
 
   createIntrospector(db: Kysely<unknown>) {

@@ -32,6 +32,16 @@ export class UploadStore {
       .executeTakeFirst();
   }
 
+  /** The secrets of every upload of a project. */
+  async secretsOf(projectId: number): Promise<Set<string>> {
+    const rows = await this.db
+      .selectFrom("uploads")
+      .select("secret")
+      .where("project_id", "=", projectId)
+      .execute();
+    return new Set(rows.map((row) => row.secret));
+  }
+
   /** How many files a project has (for tests and reports). */
   async countForProject(projectId: number): Promise<number> {
     const row = await this.db
