@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   advertiseRefs,
+  discardBody,
   type GitHttpResult,
   type GitService,
   type PushGate,
@@ -44,11 +45,18 @@ const STATUS: Record<GitDenial, number> = {
 const CLIENT_FAULTS = new Set<GitHttpResult["failure"]>(["bad_request", "bad_body", "too_large"]);
 
 /**
- * A plain-text answer: git shows its lines after `remote:`. A 401 names the Basic realm so that
- * git asks for credentials (or its credential helper supplies them). The connection is closed:
- * a refused POST leaves its body unread.
+ * A plain-text refusal: git shows its lines after `remote:`. A 401 names the Basic realm so that
+ * git asks for credentials (or its credential helper supplies them). The connection is closed,
+ * once what the client still sends of a refused POST's body is read (up to a bound): closing on
+ * unread bytes would reset the connection, and the client would never see the answer.
  */
-function answer(res: ServerResponse, status: number, message: string): void {
+async function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  message: string,
+): Promise<void> {
+  await discardBody(req);
   const body = `${message}\n`;
   const headers: Record<string, string | number> = {
     "Content-Type": "text/plain; charset=utf-8",
@@ -84,11 +92,11 @@ export function createGitHttpHandler(options: GitHttpOptions): GitHttpHandler {
     const [pathname = "/", search = ""] = (req.url ?? "/").split("?", 2);
     const route = parseGitRoute(pathname, search);
     if (!route) {
-      answer(res, 404, "Not Found");
+      await answer(req, res, 404, "Not Found");
       return { status: 404, userId: null };
     }
     if (!route.service) {
-      answer(res, 403, "Kiln serves git over smart HTTP only; use git 1.6.6 or newer.");
+      await answer(req, res, 403, "Kiln serves git over smart HTTP only; use git 1.6.6 or newer.");
       return { status: 403, userId: null };
     }
     const credentials = parseBasicAuth(req.headers.authorization);
@@ -102,7 +110,7 @@ export function createGitHttpHandler(options: GitHttpOptions): GitHttpHandler {
             credentials,
           });
     if (!decision.granted) {
-      answer(res, STATUS[decision.denial], decision.message);
+      await answer(req, res, STATUS[decision.denial], decision.message);
       return { status: STATUS[decision.denial], userId: null };
     }
     const { grant } = decision;

@@ -6,6 +6,7 @@ import type { PushGate, PushSession } from "../push/gate.js";
 import { ReportStatusReader } from "../push/report-status.js";
 import type { AuthorizePush, PushOutcome } from "../push/types.js";
 import { BodyError, decodeBody } from "./body.js";
+import { discardBody } from "./discard.js";
 import { checkGitDir, configArgs } from "./git-args.js";
 import { MAX_LISTING_BYTES, refListingCache, refsFingerprint } from "./ref-listings.js";
 import { readRequestStart } from "./request-start.js";
@@ -100,7 +101,7 @@ export async function serviceRpc(
   const config = configArgs(options.gitConfig);
   const contentType = req.headers["content-type"];
   if (contentType !== requestContentType(service)) {
-    return refuse(res, 415, `expected Content-Type ${requestContentType(service)}`, "bad_request");
+    return refuse(req, res, 415, `expected Content-Type ${requestContentType(service)}`);
   }
   const limit =
     options.maxBodyBytes ??
@@ -111,7 +112,7 @@ export async function serviceRpc(
   const body = decodeBody(req, req.headers["content-encoding"], limit, framing);
   if (body instanceof Error) {
     session?.close();
-    return refuse(res, 415, body.message, "bad_request");
+    return refuse(req, res, 415, body.message);
   }
   const report = session ? new ReportStatusReader() : undefined;
   const protocol = sanitizeGitProtocol(req.headers["git-protocol"]);
@@ -125,6 +126,7 @@ export async function serviceRpc(
     headers: { ...NO_CACHE_HEADERS, "Content-Type": resultContentType(service) },
     body,
     onOutput: report ? (chunk) => report.push(chunk) : undefined,
+    discard: () => discardBody(req),
   };
   let result: ServiceRpcResult;
   try {
@@ -154,12 +156,12 @@ async function uploadPackV2(
   const started = Date.now();
   const body = run.body!;
   const start = await readRequestStart(body, { timeoutMs: run.timeoutMs, signal: run.signal, res: run.res });
-  if (start.kind === "failed") return failed(run.res, start.failure, start.error?.message);
+  if (start.kind === "failed") return failed(run, start.failure, start.error?.message);
   if (body.errored) {
     // Failed after the start was read, before git could see it.
     const error =
       body.errored instanceof BodyError ? body.errored : new BodyError("malformed", String(body.errored));
-    return failed(run.res, error.reason === "too_large" ? "too_large" : "bad_body", error.message);
+    return failed(run, error.reason === "too_large" ? "too_large" : "bad_body", error.message);
   }
   const timeoutMs = Math.max(1, run.timeoutMs - (Date.now() - started));
   if (start.kind === "other") {
@@ -199,8 +201,14 @@ async function uploadPackV2(
 }
 
 /** Answers a request that ended before git started (nothing is written to a client that left). */
-function failed(res: GitHttpResponse, failure: GitHttpFailure, message: string | undefined): GitHttpResult {
+async function failed(
+  run: StreamGitRun,
+  failure: GitHttpFailure,
+  message: string | undefined,
+): Promise<GitHttpResult> {
+  const { res } = run;
   if (!res.headersSent && !res.destroyed) {
+    if (failure !== "disconnected") await run.discard?.();
     const status =
       failure === "too_large" ? 413 : failure === "bad_body" ? 400 : failure === "timeout" ? 504 : 500;
     const text = message ?? (failure === "timeout" ? "request timed out" : "request failed");
@@ -230,15 +238,17 @@ function releaseRequest(req: GitHttpRequest, res: GitHttpResponse): void {
   else res.once("close", () => req.destroy());
 }
 
-function refuse(
+/** Refuses a request before git starts, once its body is read (see `discardBody`). */
+async function refuse(
+  req: GitHttpRequest,
   res: GitHttpResponse,
   status: number,
   message: string,
-  failure: "bad_request",
-): ServiceRpcResult {
+): Promise<ServiceRpcResult> {
+  await discardBody(req);
   if (!res.headersSent) {
     res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
     res.end(`${message}\n`);
   }
-  return { ok: false, failure, exitCode: null, stderr: "" };
+  return { ok: false, failure: "bad_request", exitCode: null, stderr: "" };
 }

@@ -9,6 +9,7 @@ import {
   bareRepo,
   git,
   gitOk,
+  postInPieces,
   processesIn,
   type Sandbox,
   sandbox,
@@ -293,6 +294,36 @@ describe("a disconnect or a bad request", () => {
     await server.settled();
     expect(server.requests[before]?.result?.failure).toBe("bad_body");
     expect((await fetch(`${server.url}/project.git/info/refs?service=git-upload-pack`)).status).toBe(200);
+  });
+
+  it("lets a client still sending its body read a refusal instead of a reset connection", async () => {
+    const pieces = Array.from({ length: 6 }, () => Buffer.alloc(64 * 1024, "z"));
+    const wrongType = await postInPieces(
+      server.url,
+      "/project.git/git-upload-pack",
+      { "Content-Type": "text/plain" },
+      pieces,
+    );
+    expect(wrongType).toBe("HTTP/1.1 415 Unsupported Media Type");
+    const garbage = await postInPieces(
+      server.url,
+      "/project.git/git-receive-pack",
+      {
+        "Content-Type": "application/x-git-receive-pack-request",
+      },
+      pieces,
+    );
+    expect(garbage).toBe("HTTP/1.1 400 Bad Request");
+    const v2Garbage = await postInPieces(
+      server.url,
+      "/project.git/git-upload-pack",
+      {
+        ...uploadPackRequest,
+        "Git-Protocol": "version=2",
+      },
+      pieces,
+    );
+    expect(v2Garbage).toBe("HTTP/1.1 400 Bad Request");
   });
 
   it("decompresses a gzip bomb only as far as git reads, and keeps serving", async () => {

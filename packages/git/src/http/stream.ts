@@ -61,6 +61,11 @@ export interface StreamGitRun {
   body?: Readable | undefined;
   /** Sees every chunk of git's output as it streams (report-status parsing). */
   onOutput?: ((chunk: Buffer) => void) | undefined;
+  /**
+   * Reads and drops what is left of the request before an error status is written (see
+   * `discardBody`): the answer closes the connection, which would otherwise reset it.
+   */
+  discard?: (() => Promise<void>) | undefined;
 }
 
 const STDERR_LIMIT = 64 * 1024;
@@ -133,7 +138,7 @@ export function streamGit(run: StreamGitRun): Promise<GitHttpResult> {
   stdout.pipe(res, { end: false });
 
   return new Promise((resolve) => {
-    child.once("close", (code) => {
+    child.once("close", async (code) => {
       clearTimeout(timer);
       run.signal?.removeEventListener("abort", onAbort);
       res.off("close", onClose);
@@ -144,6 +149,7 @@ export function streamGit(run: StreamGitRun): Promise<GitHttpResult> {
         failure = "bad_body";
         bodyError = new BodyError("malformed", refused);
       } else if (failure === undefined && code !== 0) failure = "git_failed";
+      if (failure !== undefined && !res.headersSent) await run.discard?.();
       finishResponse(res, failure, code, bodyError, start);
       const result: GitHttpResult = { ok: failure === undefined, exitCode: code, stderr: errors };
       if (failure !== undefined) result.failure = failure;
