@@ -36,7 +36,7 @@ export {
 export type { SweepReport } from "./housekeeping/sweep.js";
 export { type AdvertiseRefsOptions, advertiseRefs } from "./http/advertise.js";
 export { BodyError, decodeBody } from "./http/body.js";
-export { DISCARD_LIMIT, DISCARD_TIMEOUT_MS, discardBody } from "./http/discard.js";
+export { discardBody } from "./http/discard.js";
 export type { Framing } from "./http/framing.js";
 export { type Packet, PKT_FLUSH, PKT_MAX, PktLineReader, pktLine } from "./http/pkt-line.js";
 export {

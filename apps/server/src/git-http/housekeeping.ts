@@ -7,7 +7,8 @@ const LOGGED_PATHS = 20;
 
 /**
  * Starts the housekeeping of the server's repositories (see `startHousekeeping` in `@kiln/git`)
- * and logs what its start-up sweep removed (what killed processes left there). Undefined when the runtime hosts no repositories.
+ * and logs what its start-up sweep removed (what killed processes left there). Undefined when the
+ * runtime hosts no repositories.
  */
 export async function startGitHousekeeping(
   runtime: ServiceRuntime,

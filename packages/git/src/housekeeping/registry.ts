@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { realpathSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { isLocal, isRunning, type ProcessIdentity, thisProcess } from "./process-identity.js";
@@ -118,7 +119,17 @@ export function runningAt(processes: readonly RegisteredProcess[], time: number)
   return processes.some((other) => other.started <= time + CLOCK_SKEW_MS);
 }
 
+/** The registries this process joined, by the real path of their root. */
 const joined = new Map<string, ProcessRegistry>();
+
+/** A directory's real path (a symlinked data dir and its target meet), or its resolved path. */
+export function realDir(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return resolve(path);
+  }
+}
 
 /**
  * Joins the registry of the repositories under `root` (see {@link ProcessRegistry}): from then on,
@@ -127,20 +138,21 @@ const joined = new Map<string, ProcessRegistry>();
  * grace period instead.
  */
 export async function joinRegistry(root: string): Promise<ProcessRegistry> {
-  const existing = joined.get(resolve(root));
+  const existing = joined.get(realDir(root));
   if (existing) return existing;
   const registry = await ProcessRegistry.join(root);
-  joined.set(registry.root, registry);
+  joined.set(realDir(registry.root), registry);
   return registry;
 }
 
 /** Leaves a registry joined with {@link joinRegistry}. */
 export async function leaveRegistry(registry: ProcessRegistry): Promise<void> {
-  if (joined.get(registry.root) === registry) joined.delete(registry.root);
+  const key = realDir(registry.root);
+  if (joined.get(key) === registry) joined.delete(key);
   await registry.leave();
 }
 
 /** The registry this process joined for the root holding `gitDir`, if any. */
 export function registryOf(gitDir: string): ProcessRegistry | undefined {
-  return joined.get(resolve(gitDir, ".."));
+  return joined.get(realDir(resolve(gitDir, "..")));
 }

@@ -14,7 +14,7 @@ export interface HousekeepingOptions {
 export interface Housekeeping {
   /** The start-up sweep, which runs in the background; never rejects. */
   readonly swept: Promise<SweepReport>;
-  /** Waits for the sweep and leaves the registry: call once the process writes no more. */
+  /** Ends the sweep and leaves the registry: call once the process writes no more. */
   stop(): Promise<void>;
 }
 
@@ -28,9 +28,10 @@ export interface Housekeeping {
  */
 export async function startHousekeeping(options: HousekeepingOptions): Promise<Housekeeping> {
   const registry = await joinRegistry(options.root);
+  const stopping = new AbortController();
   const swept = (async () => {
     const [repositories, gates] = await Promise.all([
-      sweepRepositories(registry),
+      sweepRepositories(registry, stopping.signal),
       options.pushRuntimeDir === undefined ? undefined : sweepPushRuntimes(options.pushRuntimeDir),
     ]);
     return {
@@ -41,6 +42,7 @@ export async function startHousekeeping(options: HousekeepingOptions): Promise<H
   return {
     swept,
     stop: async () => {
+      stopping.abort(); // a long sweep ends with the repository at hand
       await swept;
       await leaveRegistry(registry);
     },

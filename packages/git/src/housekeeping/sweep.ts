@@ -35,9 +35,12 @@ const CONCURRENCY = 4;
  * and the `.keep` files of packs whose push never finished; Kiln's temporary index files; the
  * directories of repositories being created, forked or removed. Only what no running process
  * can be using goes (see {@link abandonedAtStart}); in a repository where `git gc` runs, nothing
- * younger than the grace period. Never rejects.
+ * younger than the grace period. Stops between repositories once `signal` aborts. Never rejects.
  */
-export async function sweepRepositories(registry: ProcessRegistry): Promise<SweepReport> {
+export async function sweepRepositories(
+  registry: ProcessRegistry,
+  signal?: AbortSignal,
+): Promise<SweepReport> {
   const report: SweepReport = { removed: [], failed: [] };
   const others = await registry.others().catch(() => [{ started: 0 }]);
   const sweep = async (leftovers: readonly Leftover[], gc: boolean) => {
@@ -55,7 +58,7 @@ export async function sweepRepositories(registry: ProcessRegistry): Promise<Swee
   await sweep(root.leftovers, false);
   const queue = [...root.repositories];
   const worker = async () => {
-    for (let gitDir = queue.shift(); gitDir !== undefined; gitDir = queue.shift()) {
+    for (let gitDir = queue.shift(); gitDir !== undefined && !signal?.aborted; gitDir = queue.shift()) {
       try {
         const [leftovers, gc] = await Promise.all([repositoryLeftovers(gitDir), gcRunning(gitDir)]);
         await sweep(leftovers, gc);

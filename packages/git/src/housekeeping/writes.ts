@@ -1,5 +1,4 @@
-import { realpathSync } from "node:fs";
-import { resolve } from "node:path";
+import { realDir } from "./registry.js";
 
 /** A write of this process into a repository that may hold git's locks there while it runs. */
 export interface RepositoryWrite {
@@ -12,13 +11,7 @@ export interface RepositoryWrite {
 const inFlight = new Map<string, Set<RepositoryWrite>>();
 
 /** The key of a repository: its real path, so that two spellings of one directory meet. */
-function key(gitDir: string): string {
-  try {
-    return realpathSync.native(gitDir);
-  } catch {
-    return resolve(gitDir);
-  }
-}
+const key = realDir;
 
 /**
  * Records a write of this process into `gitDir` (a ref update, a push): until it ends, a lock

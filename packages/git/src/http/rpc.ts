@@ -80,8 +80,9 @@ export interface ServiceRpcResult extends GitHttpResult {
  * `application/x-<service>-result`. The client's `Git-Protocol` header reaches git as
  * `GIT_PROTOCOL`. A request of another content type answers 415, an unknown encoding 415, a body
  * that is not gzip or not git's protocol (pkt-lines that git could not read, or a request git
- * refuses as malformed) 400, a body over the cap 413; git failing otherwise answers 500. A
- * disconnect, the signal or the time limit kill git's process group. A receive-pack runs the gate's pre-receive hook, which calls
+ * refuses as malformed) 400, a body over the cap 413; git failing otherwise answers 500. What is
+ * left of a refused body is read first (see `discardBody`). A disconnect, the signal or the time
+ * limit kill git's process group. A receive-pack runs the gate's pre-receive hook, which calls
  * `push.authorize`; the result then lists the applied updates. Rejects, before touching the
  * request, only for a relative `gitDir`, bad `gitConfig`, a receive-pack without `push`, or a
  * gate that cannot open (closed, or `gitDir` missing): answer 500 then. Never rejects once started.

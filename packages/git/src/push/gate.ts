@@ -209,8 +209,8 @@ export class PushGate {
 /**
  * Removes the locks that a killed process left and nobody holds in the way of an allowed push:
  * its refs', `HEAD.lock` (taken with the branch HEAD names), `packed-refs.lock` and
- * `packed-refs.new` (for a deletion). Git takes them once the hook exits, and would refuse to update those refs. Locks a
- * running writer may hold stay, and git reports them.
+ * `packed-refs.new` (for a deletion). Git takes them once the hook exits, and would refuse to
+ * update those refs. Locks a running writer may hold stay, and git reports them.
  */
 async function releaseLocksOf(entry: Entry): Promise<void> {
   const paths = entry.requested.map((update) => join(entry.gitDir, `${update.ref}.lock`));
