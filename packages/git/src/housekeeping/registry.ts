@@ -94,14 +94,19 @@ export class ProcessRegistry {
     const running: RegisteredProcess[] = [];
     for (const name of names) {
       const path = join(dir, name);
-      if (path === this.file || !name.endsWith(".json")) continue;
+      if (path === this.file) continue;
       const [text, info] = await Promise.all([
         readFile(path, "utf8").catch(() => undefined),
         stat(path).catch(() => undefined),
       ]);
       if (text === undefined || info === undefined) continue;
-      const record = parseRecord(text);
       const touched = Date.now() - info.mtimeMs < HEARTBEAT_TIMEOUT_MS;
+      if (!name.endsWith(".json")) {
+        // A record a process was killed writing (it never got to rename it).
+        if (!touched) await rm(path, { force: true });
+        continue;
+      }
+      const record = parseRecord(text);
       const alive = record && isLocal(record) ? isRunning(record) : touched;
       // A damaged record says nothing of when its process started: assume it always ran.
       if (alive) running.push({ started: record?.started ?? 0 });
