@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
+import { connect } from "node:net";
 import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { ProjectJson } from "@kiln/schemas";
@@ -60,6 +61,42 @@ function raw(
     );
     req.on("error", reject);
     req.end(options.body);
+  });
+}
+
+/**
+ * Sends a POST over a raw socket with `Connection: close` and its body in `pieces` (a short pause
+ * after each), as a client that writes its whole request before it reads the answer. Resolves
+ * with the answer's status line, or with the socket's error code when the connection was reset
+ * (the server closed it on bytes it never read, and the answer was lost).
+ */
+function postInPieces(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+  pieces: readonly Buffer[],
+): Promise<string> {
+  const { hostname, port } = new URL(base);
+  const length = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  const head = [
+    `POST ${path} HTTP/1.1`,
+    `Host: ${hostname}:${port}`,
+    "Connection: close",
+    `Content-Length: ${length}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    let answer = "";
+    socket.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? String(error)));
+    socket.on("end", () => resolve(answer.split("\r\n")[0] ?? ""));
+    socket.write(`${head.join("\r\n")}\r\n\r\n`);
+    const send = (index: number) => {
+      const piece = pieces[index];
+      if (piece === undefined) socket.on("data", (chunk: Buffer) => (answer += chunk.toString("latin1")));
+      else socket.write(piece, () => setTimeout(() => send(index + 1), 30));
+    };
+    send(0);
   });
 }
 
@@ -614,6 +651,67 @@ onEachDatabase("git over HTTP", (ctx) => {
         left = gitProcessesUnder(server).filter((id) => during.includes(id));
       }
       expect(left).toEqual([]);
+    });
+  });
+
+  describe("bad requests", () => {
+    const uploadPack = { "Content-Type": "application/x-git-upload-pack-request" };
+    const receivePack = { "Content-Type": "application/x-git-receive-pack-request" };
+
+    it("answers 400 to a request that is not git's protocol, anonymous on a public project too", async () => {
+      const path = (service: string) => `/${cast.public.path_with_namespace}.git/${service}`;
+      const owner = { Authorization: basic("x", person("owner").token) };
+      for (const [headers, service] of [
+        [uploadPack, "git-upload-pack"],
+        [{ ...uploadPack, "Git-Protocol": "version=2" }, "git-upload-pack"],
+        [{ ...receivePack, ...owner }, "git-receive-pack"],
+      ] as const) {
+        for (const body of ["ffff", "zzzz garbage", "0032want 0123", "000fhello world0000"]) {
+          const res = await raw(ctx().server.url, path(service), {
+            method: "POST",
+            headers,
+            body: Buffer.from(body),
+          });
+          expect(res.status, `${service} ${JSON.stringify(headers)} ${body}`).toBe(400);
+          expect(res.headers["content-type"]).toBe("text/plain; charset=utf-8");
+        }
+      }
+      expect((await clone(cast.public, undefined, "after-garbage")).code).toBe(0);
+    });
+
+    it("answers 500 when git fails for the server's reasons, and logs it", async () => {
+      const project = await createProject(person("owner"), "gh-broken", 20);
+      // A repository broken on disk (a missing one is created again on demand).
+      rmSync(join(repositoryPath(ctx().server, project.id), "objects"), { recursive: true, force: true });
+      const res = await raw(ctx().server.url, `/${project.path_with_namespace}.git/git-upload-pack`, {
+        method: "POST",
+        headers: uploadPack,
+        body: Buffer.from(`0032want ${"1".repeat(40)}\n00000009done\n`),
+      });
+      expect(res.status).toBe(500);
+      const logged = () => ctx().server.logs.some((line) => line["msg"] === "git request failed");
+      for (let tries = 0; tries < 100 && !logged(); tries++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(logged()).toBe(true);
+    });
+
+    it("lets a client still sending its body read a refusal instead of a reset connection", async () => {
+      const pieces = Array.from({ length: 6 }, () => Buffer.alloc(64 * 1024, "z"));
+      const send = (path: string, headers: Record<string, string>) =>
+        postInPieces(ctx().server.url, path, headers, pieces);
+      const publicPath = `/${cast.public.path_with_namespace}.git`;
+      expect(await send(`${publicPath}/git-receive-pack`, receivePack)).toBe("HTTP/1.1 401 Unauthorized");
+      expect(await send("/gh-owner/no-such-project.git/git-upload-pack", uploadPack)).toBe(
+        "HTTP/1.1 401 Unauthorized",
+      );
+      expect(await send("/%2e%2e/outside.git/git-receive-pack", receivePack)).toBe("HTTP/1.1 404 Not Found");
+      const owner = { Authorization: basic("x", person("owner").token) };
+      expect(await send(`${publicPath}/git-upload-pack`, { ...owner, "Content-Type": "text/plain" })).toBe(
+        "HTTP/1.1 415 Unsupported Media Type",
+      );
+      expect(await send(`${publicPath}/git-receive-pack`, { ...owner, ...receivePack })).toBe(
+        "HTTP/1.1 400 Bad Request",
+      );
     });
   });
 

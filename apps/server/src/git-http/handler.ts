@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   advertiseRefs,
+  discardBody,
   type GitHttpResult,
   type GitService,
   type PushGate,
@@ -40,12 +41,22 @@ const STATUS: Record<GitDenial, number> = {
   forbidden: 403,
 };
 
+/** How git requests fail by the client's fault (answered 4xx). */
+const CLIENT_FAULTS = new Set<GitHttpResult["failure"]>(["bad_request", "bad_body", "too_large"]);
+
 /**
- * A plain-text answer: git shows its lines after `remote:`. A 401 names the Basic realm so that
- * git asks for credentials (or its credential helper supplies them). The connection is closed:
- * a refused POST leaves its body unread.
+ * A plain-text refusal: git shows its lines after `remote:`. A 401 names the Basic realm so that
+ * git asks for credentials (or its credential helper supplies them). The connection is closed,
+ * once what the client still sends of a refused POST's body is read (up to a bound): closing on
+ * unread bytes would reset the connection, and the client would never see the answer.
  */
-function answer(res: ServerResponse, status: number, message: string): void {
+async function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  message: string,
+): Promise<void> {
+  await discardBody(req);
   const body = `${message}\n`;
   const headers: Record<string, string | number> = {
     "Content-Type": "text/plain; charset=utf-8",
@@ -81,11 +92,11 @@ export function createGitHttpHandler(options: GitHttpOptions): GitHttpHandler {
     const [pathname = "/", search = ""] = (req.url ?? "/").split("?", 2);
     const route = parseGitRoute(pathname, search);
     if (!route) {
-      answer(res, 404, "Not Found");
+      await answer(req, res, 404, "Not Found");
       return { status: 404, userId: null };
     }
     if (!route.service) {
-      answer(res, 403, "Kiln serves git over smart HTTP only; use git 1.6.6 or newer.");
+      await answer(req, res, 403, "Kiln serves git over smart HTTP only; use git 1.6.6 or newer.");
       return { status: 403, userId: null };
     }
     const credentials = parseBasicAuth(req.headers.authorization);
@@ -99,14 +110,15 @@ export function createGitHttpHandler(options: GitHttpOptions): GitHttpHandler {
             credentials,
           });
     if (!decision.granted) {
-      answer(res, STATUS[decision.denial], decision.message);
+      await answer(req, res, STATUS[decision.denial], decision.message);
       return { status: STATUS[decision.denial], userId: null };
     }
     const { grant } = decision;
     const userId = grant.identity?.user.id ?? null;
     const result = await serve(route, route.service, grant, req, res);
     if (!result.ok && result.failure !== "disconnected") {
-      log.warn(
+      // A client's malformed request is its own business; git failing otherwise is ours.
+      log[CLIENT_FAULTS.has(result.failure) ? "info" : "warn"](
         {
           path: pathname,
           project_id: grant.access.project.id,
@@ -114,7 +126,7 @@ export function createGitHttpHandler(options: GitHttpOptions): GitHttpHandler {
           exit_code: result.exitCode,
           stderr: result.stderr.slice(0, 2000),
         },
-        "git request failed",
+        CLIENT_FAULTS.has(result.failure) ? "git request refused" : "git request failed",
       );
     }
     return { status: res.statusCode, userId };

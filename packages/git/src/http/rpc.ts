@@ -6,6 +6,7 @@ import type { PushGate, PushSession } from "../push/gate.js";
 import { ReportStatusReader } from "../push/report-status.js";
 import type { AuthorizePush, PushOutcome } from "../push/types.js";
 import { BodyError, decodeBody } from "./body.js";
+import { discardBody } from "./discard.js";
 import { checkGitDir, configArgs } from "./git-args.js";
 import { MAX_LISTING_BYTES, refListingCache, refsFingerprint } from "./ref-listings.js";
 import { readRequestStart } from "./request-start.js";
@@ -78,8 +79,10 @@ export interface ServiceRpcResult extends GitHttpResult {
  * when `Content-Encoding: gzip`) into `git <service> --stateless-rpc` and its output to `res` as
  * `application/x-<service>-result`. The client's `Git-Protocol` header reaches git as
  * `GIT_PROTOCOL`. A request of another content type answers 415, an unknown encoding 415, a body
- * that is not gzip 400, a body over the cap 413; a disconnect, the signal or the time limit kill
- * git's process group. A receive-pack runs the gate's pre-receive hook, which calls
+ * that is not gzip or not git's protocol (pkt-lines that git could not read, or a request git
+ * refuses as malformed) 400, a body over the cap 413; git failing otherwise answers 500. What is
+ * left of a refused body is read first (see `discardBody`). A disconnect, the signal or the time
+ * limit kill git's process group. A receive-pack runs the gate's pre-receive hook, which calls
  * `push.authorize`; the result then lists the applied updates. Rejects, before touching the
  * request, only for a relative `gitDir`, bad `gitConfig`, a receive-pack without `push`, or a
  * gate that cannot open (closed, or `gitDir` missing): answer 500 then. Never rejects once started.
@@ -99,17 +102,18 @@ export async function serviceRpc(
   const config = configArgs(options.gitConfig);
   const contentType = req.headers["content-type"];
   if (contentType !== requestContentType(service)) {
-    return refuse(res, 415, `expected Content-Type ${requestContentType(service)}`, "bad_request");
+    return refuse(req, res, 415, `expected Content-Type ${requestContentType(service)}`);
   }
   const limit =
     options.maxBodyBytes ??
     (command === "upload-pack" ? DEFAULT_UPLOAD_BODY_LIMIT : DEFAULT_RECEIVE_BODY_LIMIT);
   // Opened first: a gate that cannot open rejects before the request is touched.
   const session = options.push ? await options.push.gate.open(gitDir, options.push.authorize) : undefined;
-  const body = decodeBody(req, req.headers["content-encoding"], limit);
+  const framing = command === "upload-pack" ? "pkt-lines" : "commands";
+  const body = decodeBody(req, req.headers["content-encoding"], limit, framing);
   if (body instanceof Error) {
     session?.close();
-    return refuse(res, 415, body.message, "bad_request");
+    return refuse(req, res, 415, body.message);
   }
   const report = session ? new ReportStatusReader() : undefined;
   const protocol = sanitizeGitProtocol(req.headers["git-protocol"]);
@@ -123,6 +127,7 @@ export async function serviceRpc(
     headers: { ...NO_CACHE_HEADERS, "Content-Type": resultContentType(service) },
     body,
     onOutput: report ? (chunk) => report.push(chunk) : undefined,
+    discard: () => discardBody(req),
   };
   let result: ServiceRpcResult;
   try {
@@ -152,12 +157,12 @@ async function uploadPackV2(
   const started = Date.now();
   const body = run.body!;
   const start = await readRequestStart(body, { timeoutMs: run.timeoutMs, signal: run.signal, res: run.res });
-  if (start.kind === "failed") return failed(run.res, start.failure, start.error?.message);
+  if (start.kind === "failed") return failed(run, start.failure, start.error?.message);
   if (body.errored) {
     // Failed after the start was read, before git could see it.
     const error =
       body.errored instanceof BodyError ? body.errored : new BodyError("malformed", String(body.errored));
-    return failed(run.res, error.reason === "too_large" ? "too_large" : "bad_body", error.message);
+    return failed(run, error.reason === "too_large" ? "too_large" : "bad_body", error.message);
   }
   const timeoutMs = Math.max(1, run.timeoutMs - (Date.now() - started));
   if (start.kind === "other") {
@@ -197,8 +202,14 @@ async function uploadPackV2(
 }
 
 /** Answers a request that ended before git started (nothing is written to a client that left). */
-function failed(res: GitHttpResponse, failure: GitHttpFailure, message: string | undefined): GitHttpResult {
+async function failed(
+  run: StreamGitRun,
+  failure: GitHttpFailure,
+  message: string | undefined,
+): Promise<GitHttpResult> {
+  const { res } = run;
   if (!res.headersSent && !res.destroyed) {
+    if (failure !== "disconnected") await run.discard?.();
     const status =
       failure === "too_large" ? 413 : failure === "bad_body" ? 400 : failure === "timeout" ? 504 : 500;
     const text = message ?? (failure === "timeout" ? "request timed out" : "request failed");
@@ -228,15 +239,17 @@ function releaseRequest(req: GitHttpRequest, res: GitHttpResponse): void {
   else res.once("close", () => req.destroy());
 }
 
-function refuse(
+/** Refuses a request before git starts, once its body is read (see `discardBody`). */
+async function refuse(
+  req: GitHttpRequest,
   res: GitHttpResponse,
   status: number,
   message: string,
-  failure: "bad_request",
-): ServiceRpcResult {
+): Promise<ServiceRpcResult> {
+  await discardBody(req);
   if (!res.headersSent) {
     res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
     res.end(`${message}\n`);
   }
-  return { ok: false, failure, exitCode: null, stderr: "" };
+  return { ok: false, failure: "bad_request", exitCode: null, stderr: "" };
 }

@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readlink, rm, writeFile } from "node:fs/promises";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PushGate } from "../../push/gate.js";
@@ -203,4 +203,40 @@ export async function processesIn(dir: string): Promise<number[]> {
     if (cwd === dir || cwd.startsWith(`${dir}/`)) found.push(Number(entry));
   }
   return found;
+}
+
+/**
+ * Sends a POST over a raw socket with `Connection: close` and its body in `pieces` (a short pause
+ * after each), as a client that writes its whole request before it reads the answer. Resolves
+ * with the answer's status line, or with the socket's error code when the connection was reset
+ * (the server closed it on bytes it never read, and the answer was lost).
+ */
+export function postInPieces(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  pieces: readonly Buffer[],
+): Promise<string> {
+  const { hostname, port } = new URL(url);
+  const length = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  const head = [
+    `POST ${path} HTTP/1.1`,
+    `Host: ${hostname}:${port}`,
+    "Connection: close",
+    `Content-Length: ${length}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    let answer = "";
+    socket.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? String(error)));
+    socket.on("end", () => resolve(answer.split("\r\n")[0] ?? ""));
+    socket.write(`${head.join("\r\n")}\r\n\r\n`);
+    const send = (index: number) => {
+      const piece = pieces[index];
+      if (piece === undefined) socket.on("data", (chunk: Buffer) => (answer += chunk.toString("latin1")));
+      else socket.write(piece, () => setTimeout(() => send(index + 1), 30));
+    };
+    send(0);
+  });
 }
