@@ -35,7 +35,8 @@ function childEnv(extra) {
 
 /**
  * Starts `node dist/main.js serve` on `dataDir`, its log (stdout and stderr) going to a file, and
- * waits until it answers HTTP. `nodeArgs` are passed to node (e.g. --cpu-prof); `extraEnv` is added
+ * waits until it answers HTTP (`readyMs`: from spawn to that answer). `nodeArgs` are passed to node
+ * (e.g. --cpu-prof); `extraEnv` is added
  * to its environment.
  */
 export async function startKiln({
@@ -61,13 +62,14 @@ export async function startKiln({
     logFile,
   });
   const url = `http://127.0.0.1:${port}`;
+  const spawned = performance.now();
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (!handle.running) throw new Error(`${handle.name} exited at start; see its log ${logFile}`);
     try {
       const res = await fetch(`${url}/api/v3/user`); // 401 without a token: the server is up
       await res.arrayBuffer();
-      return { handle, url, logFile };
+      return { handle, url, logFile, readyMs: Math.round(performance.now() - spawned) };
     } catch {
       await sleep(100);
     }
