@@ -36,8 +36,7 @@ function childEnv(extra) {
 /**
  * Starts `node dist/main.js serve` on `dataDir`, its log (stdout and stderr) going to a file, and
  * waits until it answers HTTP (`readyMs`: from spawn to that answer). `nodeArgs` are passed to node
- * (e.g. --cpu-prof); `extraEnv` is added
- * to its environment.
+ * (e.g. --cpu-prof); `extraEnv` is added to its environment.
  */
 export async function startKiln({
   label,
