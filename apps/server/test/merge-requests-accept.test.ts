@@ -232,6 +232,39 @@ onEachDatabase("accepting merge requests", (ctx) => {
       const shown = await ctx().api<Reply>({ path: `${MRS()}/${mr.id}`, token: people().developer.token });
       expect(shown.body.state).toBe("merged");
     });
+
+    it("merges every one of several merge requests accepted into one target at once, and 405s the one that now conflicts", async () => {
+      const first = await prepare();
+      const others = [await prepare({ target: first.target })];
+      for (let i = 0; i < 2; i += 1) others.push(await prepare({ target: first.target }));
+      // Two changes of the same new file: whichever merges first, the other then conflicts.
+      const clash = `clash-${branches}.txt`;
+      const clashing = [
+        await prepare({ target: first.target, file: clash }),
+        await prepare({ target: first.target, file: clash }),
+      ];
+      commitTo(fx.repo, clashing[1]?.source as string, { [clash]: "other\n" });
+      const all = [first, ...others, ...clashing];
+      const results = await Promise.all(all.map((one) => accept(one.mr.id)));
+
+      expect(results.slice(0, 4).map((res) => res.status)).toEqual([200, 200, 200, 200]);
+      expect(results.slice(4).map((res) => res.status).sort()).toEqual([200, 405]);
+      const refused = results.find((res) => res.status === 405);
+      expect(refused?.body).toEqual({ message: "Branch cannot be merged" });
+      // The target holds every merged source, with one merge commit each.
+      const merged = all.filter((_, index) => results[index]?.status === 200);
+      for (const one of merged) {
+        expect(git(["merge-base", "--is-ancestor", one.head, one.target], fx.repo)).toBe("");
+      }
+      expect(mergesOn(first.target, first.base)).toBe(merged.length);
+      for (const [index, one] of all.entries()) {
+        const shown = await ctx().api<Reply>({
+          path: `${MRS()}/${one.mr.id}`,
+          token: people().developer.token,
+        });
+        expect(shown.body.state).toBe(results[index]?.status === 200 ? "merged" : "opened");
+      }
+    }, 60_000);
   });
 
   describe("from a fork", () => {
