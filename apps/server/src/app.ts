@@ -8,6 +8,7 @@ import { migrateToLatest, type OpenDatabase, openDatabase, Stores } from "@kiln/
 import { type Config, ConfigError } from "./config.js";
 import { ensureDataDir, loadOrCreateSecretKey } from "./data-dir.js";
 import { createGitHttpHandler } from "./git-http/handler.js";
+import { startGitHousekeeping } from "./git-http/housekeeping.js";
 import { createHttpServer } from "./http-server.js";
 import type { Logger } from "./logger.js";
 import { createUploadsHandler } from "./uploads-handler.js";
@@ -82,7 +83,9 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const uploads = createUploadsHandler(runtime, logInternalError);
   // One push gate per process: its socket and hook live in a private dir under the system tmp,
   // which must stay short (a Unix socket path holds at most 107 bytes).
-  const gate = new PushGate({ runtimeDir: tmpdir().length > 64 ? "/tmp" : tmpdir() });
+  const runtimeDir = tmpdir().length > 64 ? "/tmp" : tmpdir();
+  const gate = new PushGate({ runtimeDir });
+  const housekeeping = await startGitHousekeeping(runtime, log, runtimeDir);
   const git = createGitHttpHandler({ runtime, gate, log });
   const server = createHttpServer((req, res) => (api as RestHandler)(req, res), log, uploads, git);
   await new Promise<void>((resolve, reject) => {
@@ -117,6 +120,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       clearInterval(idle);
       clearTimeout(timer);
       await gate.close();
+      await housekeeping?.stop();
       await database.close();
     },
   };

@@ -28,6 +28,12 @@ export {
   spawnGit,
 } from "./exec.js";
 export { type CommitFilesOptions, type CommitFilesResult, commitFiles, type FileAction } from "./files.js";
+export {
+  type Housekeeping,
+  type HousekeepingOptions,
+  startHousekeeping,
+} from "./housekeeping/start.js";
+export type { SweepReport } from "./housekeeping/sweep.js";
 export { type AdvertiseRefsOptions, advertiseRefs } from "./http/advertise.js";
 export { BodyError, decodeBody } from "./http/body.js";
 export { type Packet, PKT_FLUSH, PKT_MAX, PktLineReader, pktLine } from "./http/pkt-line.js";

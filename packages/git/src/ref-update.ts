@@ -1,5 +1,5 @@
 import { GitError } from "./errors.js";
-import { runGit } from "./exec.js";
+import { runRefWrite } from "./housekeeping/locks.js";
 
 /** The all-zeros id `update-ref` reads as "must not exist", in the length of `like`. */
 export function zeroId(like: string): string {
@@ -21,8 +21,9 @@ function refUpdateError(error: unknown, ref: string): unknown {
 
 /**
  * Sets `ref` to `newId` only if it still is `oldId` (compare-and-swap), or, with `oldId` null,
- * only if it does not exist yet. Throws `ref_moved` when the ref changed (or another process held
+ * only if it does not exist yet. Throws `ref_moved` when the ref changed (or a running writer held
  * its lock), `exists` when a ref that had to be new exists (or a ref named like a directory of it).
+ * A lock that a killed process left and nobody holds is removed, and the update tried again.
  */
 export async function updateRef(
   gitDir: string,
@@ -31,7 +32,7 @@ export async function updateRef(
   oldId: string | null,
 ): Promise<void> {
   try {
-    await runGit(["update-ref", "--no-deref", ref, newId, oldId ?? zeroId(newId)], { gitDir });
+    await runRefWrite(gitDir, ["update-ref", "--no-deref", ref, newId, oldId ?? zeroId(newId)]);
   } catch (error) {
     throw refUpdateError(error, ref);
   }
@@ -40,7 +41,7 @@ export async function updateRef(
 /** Deletes `ref` only if it still is `oldId`; throws `ref_moved` otherwise. */
 export async function deleteRef(gitDir: string, ref: string, oldId: string): Promise<void> {
   try {
-    await runGit(["update-ref", "--no-deref", "-d", ref, oldId], { gitDir });
+    await runRefWrite(gitDir, ["update-ref", "--no-deref", "-d", ref, oldId]);
   } catch (error) {
     throw refUpdateError(error, ref);
   }

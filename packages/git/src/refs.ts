@@ -1,6 +1,7 @@
 import { checkObjects } from "./cat-file.js";
 import { GitError } from "./errors.js";
 import { gitText, runGit } from "./exec.js";
+import { runRefWrite } from "./housekeeping/locks.js";
 import { assertRevision, branchRef } from "./validate.js";
 
 /**
@@ -53,7 +54,7 @@ export async function getDefaultBranch(gitDir: string): Promise<string | null> {
 
 /** Points HEAD at `branch` (which need not exist yet): what clones check out and `HEAD` means. */
 export async function setDefaultBranch(gitDir: string, branch: string): Promise<void> {
-  await runGit(["symbolic-ref", "HEAD", branchRef(branch)], { gitDir });
+  await runRefWrite(gitDir, ["symbolic-ref", "HEAD", branchRef(branch)]);
 }
 
 /** True when the repository has no refs at all (nothing pushed yet). */

@@ -40,6 +40,9 @@ const STATUS: Record<GitDenial, number> = {
   forbidden: 403,
 };
 
+/** How git requests fail by the client's fault (answered 4xx). */
+const CLIENT_FAULTS = new Set<GitHttpResult["failure"]>(["bad_request", "bad_body", "too_large"]);
+
 /**
  * A plain-text answer: git shows its lines after `remote:`. A 401 names the Basic realm so that
  * git asks for credentials (or its credential helper supplies them). The connection is closed:
@@ -106,7 +109,8 @@ export function createGitHttpHandler(options: GitHttpOptions): GitHttpHandler {
     const userId = grant.identity?.user.id ?? null;
     const result = await serve(route, route.service, grant, req, res);
     if (!result.ok && result.failure !== "disconnected") {
-      log.warn(
+      // A client's malformed request is its own business; git failing otherwise is ours.
+      log[CLIENT_FAULTS.has(result.failure) ? "info" : "warn"](
         {
           path: pathname,
           project_id: grant.access.project.id,
@@ -114,7 +118,7 @@ export function createGitHttpHandler(options: GitHttpOptions): GitHttpHandler {
           exit_code: result.exitCode,
           stderr: result.stderr.slice(0, 2000),
         },
-        "git request failed",
+        CLIENT_FAULTS.has(result.failure) ? "git request refused" : "git request failed",
       );
     }
     return { status: res.statusCode, userId };

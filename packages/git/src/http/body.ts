@@ -1,17 +1,9 @@
 import { type Readable, Transform, type TransformCallback } from "node:stream";
 import { createGunzip } from "node:zlib";
+import { BodyError } from "./body-error.js";
+import { type Framing, PktLineFraming } from "./framing.js";
 
-/** Why a request body could not be read. */
-export class BodyError extends Error {
-  override readonly name = "BodyError";
-
-  constructor(
-    readonly reason: "encoding" | "too_large" | "malformed",
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { BodyError };
 
 /** Passes bytes through until more than `limit` went by, then fails. */
 class ByteLimit extends Transform {
@@ -31,14 +23,31 @@ class ByteLimit extends Transform {
 /**
  * The request body as git must read it: gunzipped when the client sent `Content-Encoding: gzip`,
  * and cut off with a {@link BodyError} once it decompresses to more than `limit` bytes (a gzip
- * bomb ends there). Answers the stream to read, or a BodyError for an encoding we cannot read.
- * Errors of the stream are {@link BodyError}s; the source is never destroyed by it.
+ * bomb ends there). With `framing`, its pkt-lines are checked on the way (see
+ * {@link PktLineFraming}): garbage fails it too. Answers the stream to read, or a BodyError for an
+ * encoding we cannot read. Errors of the stream are {@link BodyError}s; the source is never
+ * destroyed by it.
  */
 export function decodeBody(
   source: Readable,
   encoding: string | undefined,
   limit: number,
+  framing?: Framing,
 ): Readable | BodyError {
+  const decoded = decompress(source, encoding, limit);
+  if (decoded instanceof BodyError || framing === undefined) return decoded;
+  const checked = new PktLineFraming(framing);
+  decoded.pipe(checked);
+  decoded.on("error", (error) => checked.destroy(error));
+  checked.once("close", () => {
+    decoded.unpipe(checked);
+    if (!decoded.destroyed) decoded.destroy();
+  });
+  return checked;
+}
+
+/** The body gunzipped if need be, and held to `limit` bytes once decompressed. */
+function decompress(source: Readable, encoding: string | undefined, limit: number): Readable | BodyError {
   const coding = (encoding ?? "").trim().toLowerCase();
   const limiter = new ByteLimit(limit);
   if (coding === "" || coding === "identity") {

@@ -118,3 +118,47 @@ describe("request bodies", () => {
     await expect(drain(capped)).rejects.toMatchObject({ reason: "too_large" });
   });
 });
+
+describe("pkt-line framing of request bodies", () => {
+  const bytes = (...parts: (string | Buffer)[]) =>
+    Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part, "latin1") : part)));
+  /** The body through the framing check, one byte per chunk (headers split anywhere). */
+  const framed = (body: Buffer, framing: "pkt-lines" | "commands") =>
+    drain(
+      decodeBody(
+        Readable.from([...body].map((byte) => Buffer.from([byte]))),
+        undefined,
+        1 << 20,
+        framing,
+      ) as Readable,
+    );
+
+  it("passes well-framed requests through unchanged, the pack after receive-pack's commands unchecked", async () => {
+    const fetch = bytes(pktLine("command=fetch\n"), "0001", pktLine("done\n"), PKT_FLUSH);
+    expect((await framed(fetch, "pkt-lines")).equals(fetch)).toBe(true);
+    const push = bytes(
+      pktLine(`${"0".repeat(40)} ${"1".repeat(40)} refs/heads/x\n`),
+      PKT_FLUSH,
+      "PACK\0\0\0\x02zz",
+    );
+    expect((await framed(push, "commands")).equals(push)).toBe(true);
+    const gzipped = decodeBody(Readable.from([gzipSync(fetch)]), "gzip", 1 << 20, "pkt-lines") as Readable;
+    expect((await drain(gzipped)).equals(fetch)).toBe(true);
+  });
+
+  it("fails with a malformed BodyError on what git would not read", async () => {
+    for (const [body, framing] of [
+      [bytes("zzzz garbage"), "pkt-lines"],
+      [bytes("ffff"), "pkt-lines"],
+      [bytes("0003"), "commands"],
+      [bytes(pktLine("want x\n"), "00"), "pkt-lines"],
+      [bytes("0032want 0123"), "commands"],
+      [bytes(PKT_FLUSH, "garbage"), "pkt-lines"],
+    ] as const) {
+      await expect(framed(body, framing), body.toString("latin1")).rejects.toMatchObject({
+        name: "BodyError",
+        reason: "malformed",
+      });
+    }
+  });
+});

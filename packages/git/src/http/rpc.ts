@@ -78,8 +78,9 @@ export interface ServiceRpcResult extends GitHttpResult {
  * when `Content-Encoding: gzip`) into `git <service> --stateless-rpc` and its output to `res` as
  * `application/x-<service>-result`. The client's `Git-Protocol` header reaches git as
  * `GIT_PROTOCOL`. A request of another content type answers 415, an unknown encoding 415, a body
- * that is not gzip 400, a body over the cap 413; a disconnect, the signal or the time limit kill
- * git's process group. A receive-pack runs the gate's pre-receive hook, which calls
+ * that is not gzip or not git's protocol (pkt-lines that git could not read, or a request git
+ * refuses as malformed) 400, a body over the cap 413; git failing otherwise answers 500. A
+ * disconnect, the signal or the time limit kill git's process group. A receive-pack runs the gate's pre-receive hook, which calls
  * `push.authorize`; the result then lists the applied updates. Rejects, before touching the
  * request, only for a relative `gitDir`, bad `gitConfig`, a receive-pack without `push`, or a
  * gate that cannot open (closed, or `gitDir` missing): answer 500 then. Never rejects once started.
@@ -106,7 +107,8 @@ export async function serviceRpc(
     (command === "upload-pack" ? DEFAULT_UPLOAD_BODY_LIMIT : DEFAULT_RECEIVE_BODY_LIMIT);
   // Opened first: a gate that cannot open rejects before the request is touched.
   const session = options.push ? await options.push.gate.open(gitDir, options.push.authorize) : undefined;
-  const body = decodeBody(req, req.headers["content-encoding"], limit);
+  const framing = command === "upload-pack" ? "pkt-lines" : "commands";
+  const body = decodeBody(req, req.headers["content-encoding"], limit, framing);
   if (body instanceof Error) {
     session?.close();
     return refuse(res, 415, body.message, "bad_request");

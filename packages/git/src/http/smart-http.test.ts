@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
+import { mkdir } from "node:fs/promises";
 import { request } from "node:http";
 import { join } from "node:path";
 import { createGzip, gzipSync } from "node:zlib";
@@ -228,26 +229,69 @@ describe("a disconnect or a bad request", () => {
     expect((await fetch(`${server.url}/project.git/info/refs?service=git-upload-pack`)).status).toBe(200);
   });
 
-  it("survives garbage pkt-lines: git fails, the request ends, the server lives", async () => {
-    const res = await post(
+  it("answers 400 to a request that is not git's protocol, for both services", async () => {
+    const cases: [string, Buffer][] = [
+      ["a length over the largest pkt-line", Buffer.from("ffff")],
+      ["garbage", Buffer.from("zzzz garbage ".repeat(500))],
+      ["a request that ends inside a pkt-line", Buffer.from("0032want 0123")],
+      ["a request that ends early", pktLine(`want ${head}\n`)],
+      ["lines git cannot read", Buffer.concat([pktLine("hello world\n"), Buffer.from(PKT_FLUSH)])],
+    ];
+    for (const service of ["git-upload-pack", "git-receive-pack"]) {
+      for (const protocol of service === "git-upload-pack" ? [{ "Git-Protocol": "version=2" }, {}] : [{}]) {
+        for (const [what, body] of cases) {
+          const before = server.requests.length;
+          const res = await post(
+            `/project.git/${service}`,
+            { "Content-Type": `application/x-${service}-request`, ...protocol },
+            body,
+          );
+          const label = `${service} ${JSON.stringify(protocol)}: ${what}`;
+          expect(res.status, label).toBe(400);
+          expect(res.headers["content-type"], label).toBe("text/plain; charset=utf-8");
+          expect(res.body.toString(), label).toMatch(/protocol error|hung up|unknown capability/);
+          await server.settled();
+          expect(server.requests[before]?.result?.failure, label).toBe("bad_body");
+        }
+      }
+    }
+    const gzipped = await post(
       "/project.git/git-upload-pack",
-      uploadPackRequest,
-      Buffer.from("zzzz garbage ".repeat(500)),
+      { ...uploadPackRequest, "Content-Encoding": "gzip" },
+      gzipSync(Buffer.from("ffff garbage")),
     );
-    expect([200, 500]).toContain(res.status);
+    expect(gzipped.status).toBe(400);
     expect((await fetch(`${server.url}/project.git/info/refs?service=git-upload-pack`)).status).toBe(200);
+  });
+
+  it("answers 500 when git fails for the server's reasons, whatever the request", async () => {
+    const broken = join(box.repos, "broken.git");
+    await mkdir(broken);
+    await writeFileBytes(join(broken, "HEAD"), Buffer.from("not a ref\n"));
+    const before = server.requests.length;
+    const res = await post(
+      "/broken.git/git-upload-pack",
+      uploadPackRequest,
+      Buffer.concat([pktLine(`want ${head}\n`), Buffer.from(PKT_FLUSH), pktLine("done\n")]),
+    );
+    expect(res.status).toBe(500);
+    expect(res.body.toString()).toBe("git failed\n");
+    await server.settled();
+    expect(server.requests[before]?.result?.failure).toBe("git_failed");
   });
 
   it("survives git hanging up on a large body (EPIPE on its stdin)", async () => {
     const before = server.requests.length;
+    // Well-formed pkt-lines that git refuses at the first one, leaving megabytes unread.
+    const line = pktLine(`${"z".repeat(1000)}\n`);
     const res = await post(
       "/project.git/git-upload-pack",
       uploadPackRequest,
-      Buffer.alloc(8 * 1024 * 1024, "z"),
+      Buffer.concat(Array.from({ length: 8 * 1024 }, () => line)),
     ).catch(() => ({ status: 0 }));
-    expect([0, 500]).toContain(res.status);
+    expect([0, 400]).toContain(res.status);
     await server.settled();
-    expect(server.requests[before]?.result?.failure).toBe("git_failed");
+    expect(server.requests[before]?.result?.failure).toBe("bad_body");
     expect((await fetch(`${server.url}/project.git/info/refs?service=git-upload-pack`)).status).toBe(200);
   });
 

@@ -2,6 +2,7 @@ import type { OutgoingHttpHeaders } from "node:http";
 import type { Readable, Writable } from "node:stream";
 import { spawnGit } from "../exec.js";
 import { BodyError } from "./body.js";
+import { clientProtocolError } from "./client-errors.js";
 
 /**
  * The part of a `node:http` `ServerResponse` the git services write to. A `ServerResponse`
@@ -14,8 +15,9 @@ export interface GitHttpResponse extends Writable {
 
 /**
  * Why a git HTTP exchange ended early: the client went away, the caller's signal, the time
- * limit, a request of the wrong content type or encoding, a body that was not gzip or too large
- * once decompressed, or git failing.
+ * limit, a request of the wrong content type or encoding, a body that was not gzip, not git's
+ * protocol (bad pkt-lines, or a request git refused as malformed) or too large once decompressed,
+ * or git failing for another reason (the server's fault).
  */
 export type GitHttpFailure =
   | "disconnected"
@@ -67,7 +69,9 @@ const STDERR_LIMIT = 64 * 1024;
  * Runs one git service process and streams it to an HTTP response: headers on the first byte of
  * output, backpressure through `pipe`, no buffering of the pack. The process group is killed on
  * client disconnect, abort, timeout or a bad body; the response is then destroyed when it was
- * already under way, or answered 400/413 when nothing was sent yet. Never rejects.
+ * already under way (ended, for a malformed body), or answered 400/413 when nothing was sent yet.
+ * Git failing on a malformed request before answering is the client's error, answered 400 with
+ * git's words; failing otherwise is answered 500. Never rejects.
  */
 export function streamGit(run: StreamGitRun): Promise<GitHttpResult> {
   const { res } = run;
@@ -133,13 +137,15 @@ export function streamGit(run: StreamGitRun): Promise<GitHttpResult> {
       clearTimeout(timer);
       run.signal?.removeEventListener("abort", onAbort);
       res.off("close", onClose);
-      if (failure === undefined && code !== 0) failure = "git_failed";
+      const errors = Buffer.concat(stderr).toString("utf8");
+      const refused =
+        failure === undefined && code !== 0 && !res.headersSent ? clientProtocolError(errors) : undefined;
+      if (refused !== undefined) {
+        failure = "bad_body";
+        bodyError = new BodyError("malformed", refused);
+      } else if (failure === undefined && code !== 0) failure = "git_failed";
       finishResponse(res, failure, code, bodyError, start);
-      const result: GitHttpResult = {
-        ok: failure === undefined,
-        exitCode: code,
-        stderr: Buffer.concat(stderr).toString("utf8"),
-      };
+      const result: GitHttpResult = { ok: failure === undefined, exitCode: code, stderr: errors };
       if (failure !== undefined) result.failure = failure;
       if (child.pid !== undefined) result.pid = child.pid;
       resolve(result);
@@ -157,7 +163,8 @@ function finishResponse(
   if (res.destroyed || res.writableEnded) return;
   if (res.headersSent) {
     // Git's own error output (an ERR packet, say) is meaningful to the client; a cut stream is not.
-    if (failure === undefined || failure === "git_failed") res.end();
+    // A request that turned out malformed ends as git ends it when it dies on one.
+    if (failure === undefined || failure === "git_failed" || failure === "bad_body") res.end();
     else res.destroy();
     return;
   }

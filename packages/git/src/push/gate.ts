@@ -4,8 +4,11 @@ import { access, mkdtemp, realpath, rm } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { GitError } from "../errors.js";
+import { releaseAbandonedLocks } from "../housekeeping/locks.js";
+import { beginWrite, type RepositoryWrite } from "../housekeeping/writes.js";
 import { quarantineEnv, readHookRequest } from "./hook-request.js";
 import { installHooks } from "./hook-script.js";
+import { RUNTIME_PREFIX } from "./runtime-sweep.js";
 import type { AuthorizePush, PushRefusal, RefUpdate } from "./types.js";
 
 /** Options of a {@link PushGate}. */
@@ -43,6 +46,8 @@ interface Entry {
   decided: boolean;
   asked: boolean;
   sockets: Set<Socket>;
+  /** The push as a write into the repository, from open to close. */
+  write: RepositoryWrite;
 }
 
 interface Runtime {
@@ -89,6 +94,7 @@ export class PushGate {
       decided: false,
       asked: false,
       sockets: new Set(),
+      write: beginWrite(gitDir),
     };
     this.sessions.set(id, entry);
     const timeoutMs = (this.options.authorizeTimeoutMs ?? 30_000) + 5_000;
@@ -125,6 +131,7 @@ export class PushGate {
 
   private end(id: string, entry: Entry, runtime: Runtime): void {
     if (!this.sessions.delete(id)) return;
+    entry.write.end();
     for (const open of entry.sockets) open.destroy();
     if (this.closed && this.sessions.size === 0)
       rm(runtime.dir, { recursive: true, force: true }).catch(() => undefined);
@@ -137,7 +144,7 @@ export class PushGate {
   }
 
   private async listen(): Promise<Runtime> {
-    const dir = await mkdtemp(join(this.options.runtimeDir, "kiln-push-"));
+    const dir = await mkdtemp(join(this.options.runtimeDir, RUNTIME_PREFIX));
     const socket = join(dir, "s");
     if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) {
       await rm(dir, { recursive: true, force: true });
@@ -173,6 +180,7 @@ export class PushGate {
         entry.requested = request.updates;
         const env = quarantineEnv(request.env, entry.gitDir);
         entry.refusals = await this.decide(entry, env);
+        if (entry.refusals.length === 0) await releaseLocksOf(entry);
         entry.decided = true;
         const messages = [...new Set(entry.refusals.map((refusal) => clean(refusal.message)))];
         answer(connection, entry.refusals.length === 0, messages);
@@ -196,6 +204,19 @@ export class PushGate {
       clearTimeout(timer);
     }
   }
+}
+
+/**
+ * Removes the locks that a killed process left and nobody holds in the way of an allowed push:
+ * its refs', `HEAD.lock` (taken with the branch HEAD names), `packed-refs.lock` and
+ * `packed-refs.new` (for a deletion). Git takes them once the hook exits, and would refuse to update those refs. Locks a
+ * running writer may hold stay, and git reports them.
+ */
+async function releaseLocksOf(entry: Entry): Promise<void> {
+  const paths = entry.requested.map((update) => join(entry.gitDir, `${update.ref}.lock`));
+  for (const name of ["HEAD.lock", "packed-refs.lock", "packed-refs.new"])
+    paths.push(join(entry.gitDir, name));
+  await releaseAbandonedLocks(entry.gitDir, paths, entry.write).catch(() => false);
 }
 
 // Writes the hook files again when they are gone: without them git would skip the hook.
