@@ -180,6 +180,40 @@ export function holdRefTransaction(repo: string, ref: string, state: "prepared" 
   };
 }
 
+/** Where a kill can be armed to land: while the target of a merge is locked, or once it has moved. */
+export type RefState = "prepared" | "committed";
+
+/**
+ * A `reference-transaction` hook on `ref` that, once armed for a state, stops the first
+ * transaction of the ref to reach it there until the test has killed the server (and with it the
+ * hook): a kill that lands exactly while a merge holds its target's lock, or just after the target
+ * moved. Other transactions pass.
+ */
+export function armableRefHook(repo: string, ref: string) {
+  mkdirSync(join(repo, "hooks"), { recursive: true });
+  const armed = (state: RefState) => join(repo, `kill-at-${state}`);
+  const fired = join(repo, "kill-now");
+  writeFileSync(
+    join(repo, "hooks", "reference-transaction"),
+    [
+      "#!/bin/sh",
+      `grep -q " ${ref}$" || exit 0`,
+      `mv "${repo}/kill-at-$1" "${fired}" 2>/dev/null || exit 0`,
+      "while :; do sleep 1; done",
+      "",
+    ].join("\n"),
+    { mode: 0o755 },
+  );
+  return {
+    arm: (state: RefState) => writeFileSync(armed(state), ""),
+    /** True once a transaction waits to be killed. */
+    fired: () => existsSync(fired),
+    disarm: () => {
+      for (const file of [fired, armed("prepared"), armed("committed")]) rmSync(file, { force: true });
+    },
+  };
+}
+
 /** The head of a branch in the bare repository. */
 export const headOf = (repo: string, branch: string): string =>
   git(["rev-parse", `refs/heads/${branch}`], repo).trim();
