@@ -105,14 +105,17 @@ export async function finishMerge(
     before: intent.previous_sha,
     after: intent.commit_sha,
   };
+  const describe = async () => merger && describePush(runtime, { project, namespace }, merger, [move]);
+  // The accept that wrote the commit lists its push before the transaction, which on SQLite holds
+  // the only connection; after a crash the commit may be gone, so it is listed once found landed.
+  const described = landing === "land" ? await describe() : null;
+  // Nothing in it waits for another connection: git, and the transaction's own stores only.
   const outcome = await stores.transaction(async (tx) => {
     if (!(await tx.mergeIntents.claim(intent.id))) return { kind: "gone" as const };
     const landed = await reached(gitDir, intent, landing);
     await tx.mergeIntents.remove(intent.id);
     if (!landed) return { kind: "missed" as const };
-    // Reads git only: nothing here waits for another connection while this transaction holds one.
-    const push: DescribedPush | null =
-      merger && (await describePush(runtime, { project, namespace }, merger, [move]));
+    const push: DescribedPush | null = described ?? (await describe());
     await push?.record(tx);
     return { kind: "landed" as const, push, recorded: await recordMerge(tx, intent, merger) };
   });
