@@ -1,7 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { User } from "@kiln/domain";
+import { afterEach, beforeEach } from "vitest";
 import type { DomainEvent } from "../domain-events.js";
 import { type Caller, createCaller } from "../router.js";
 import { ServiceRuntime } from "../runtime.js";
@@ -55,4 +58,44 @@ export function onDisk(h: Harness, dataDir: string): OnDisk {
     as: (user) =>
       createCaller({ runtime, actor: { user, method: "private_token", sudoBy: null }, system: false }),
   };
+}
+
+/** How a call fares: "ok" or the tRPC error code. */
+export async function outcome(run: () => Promise<unknown>): Promise<string> {
+  try {
+    await run();
+    return "ok";
+  } catch (error) {
+    return (error as { code: string }).code;
+  }
+}
+
+/** A fresh temp data dir for each test of the suite this is called in (removed after it); answers its path. */
+export function scratchDataDirs(prefix: string): () => string {
+  let dataDir = "";
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  });
+  afterEach(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return () => dataDir;
+}
+
+/**
+ * A project "web" of a new owner with a developer, its repository in `dataDir` holding one commit
+ * (an empty tree) on master, its default branch.
+ */
+export async function seededProject(h: Harness, dataDir: string) {
+  const disk = onDisk(h, dataDir);
+  const owner = await h.user("owner");
+  const developer = await h.user("dev");
+  const { project } = await disk.as(owner).projects.create({ name: "web" });
+  await disk.as(owner).projectMembers.add({ id: project.id, user_id: developer.id, access_level: 30 });
+  const gitDir = join(dataDir, "repositories", `${project.id}.git`);
+  const tree = git(gitDir, ["mktree"], "");
+  const commit = git(gitDir, ["commit-tree", tree, "-m", "first"]);
+  git(gitDir, ["update-ref", "refs/heads/master", commit]);
+  await disk.as(owner).projects.update({ id: project.id, default_branch: "master" });
+  return { ...disk, owner, developer, project, gitDir, tree, commit };
 }

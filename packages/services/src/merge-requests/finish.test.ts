@@ -1,45 +1,19 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { EventAction, type MergeRequest, type User } from "@kiln/domain";
 import { landMerge, writeMergeCommit } from "@kiln/git";
 import type { MergeIntent } from "@kiln/storage-kysely";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { git, type OnDisk, onDisk } from "../__tests__/disk.js";
+import { describe, expect, it } from "vitest";
+import { git, type OnDisk, onDisk, outcome, scratchDataDirs, seededProject } from "../__tests__/disk.js";
 import { forEachDialect } from "../__tests__/harness.js";
 import { finishInterruptedMerges } from "./finish.js";
 
-/** How a call fares: "ok" or the tRPC error code. */
-async function outcome(run: () => Promise<unknown>): Promise<string> {
-  try {
-    await run();
-    return "ok";
-  } catch (error) {
-    return (error as { code: string }).code;
-  }
-}
-
 forEachDialect((h) => {
   describe("merges cut short and merges racing from several processes (services)", () => {
-    let dataDir: string;
-    beforeEach(() => {
-      dataDir = mkdtempSync(join(tmpdir(), "kiln-finish-"));
-    });
-    afterEach(() => {
-      rmSync(dataDir, { recursive: true, force: true });
-    });
+    const dataDir = scratchDataDirs("kiln-finish");
 
-    /** A project with one empty commit on master (its default branch), its owner and a developer. */
-    async function seededProject() {
-      const disk = onDisk(h(), dataDir);
-      const owner = await h().user("owner");
-      const developer = await h().user("dev");
-      const { project } = await disk.as(owner).projects.create({ name: "web" });
-      await disk.as(owner).projectMembers.add({ id: project.id, user_id: developer.id, access_level: 30 });
-      const gitDir = join(dataDir, "repositories", `${project.id}.git`);
-      const base = git(gitDir, ["commit-tree", git(gitDir, ["mktree"], ""), "-m", "first"]);
-      git(gitDir, ["update-ref", "refs/heads/master", base]);
-      await disk.as(owner).projects.update({ id: project.id, default_branch: "master" });
+    /** The seeded project, with helpers to open merge requests and to leave merges cut short. */
+    async function seeded() {
+      const disk = await seededProject(h(), dataDir());
+      const { owner, developer, project, gitDir, commit: base } = disk;
 
       /** A branch off master adding `file`, and a merge request of it into master by the developer. */
       async function topic(branch: string, file: string, content = `${branch}\n`, description?: string) {
@@ -99,14 +73,14 @@ forEachDialect((h) => {
       disk.events.map((event) => ("action" in event ? `${event.kind} ${event.action}` : event.kind));
 
     it("finishes at start a merge whose target moved before the crash: merged, issues closed, events once", async () => {
-      const { disk, owner, developer, project, gitDir, topic, cutShort, feed, ref } = await seededProject();
+      const { disk, owner, developer, project, gitDir, topic, cutShort, feed, ref } = await seeded();
       const issue = await disk.as(owner).issues.create({ id: project.id, title: "A bug" });
       const { mr, head } = await topic("fix", "fix.txt", "fix\n", `Closes #${issue.issue.iid}`);
       const { written } = await cutShort(mr, head, developer, true, [issue.issue.id]);
       const feedBefore = await feed();
 
       // The next start: a new process on the same data.
-      const restarted = onDisk(h(), dataDir);
+      const restarted = onDisk(h(), dataDir());
       expect(await finishInterruptedMerges(restarted.runtime)).toEqual({
         finished: 1,
         dropped: 0,
@@ -137,7 +111,7 @@ forEachDialect((h) => {
       expect(raised(restarted).sort()).toEqual(["issue close", "merge_request merge", "push", "push"]);
 
       // Another start (or another process) finds nothing left; accepting again is 406.
-      const again = onDisk(h(), dataDir);
+      const again = onDisk(h(), dataDir());
       expect(await finishInterruptedMerges(again.runtime)).toEqual({ finished: 0, dropped: 0, failed: [] });
       expect(await outcome(() => again.as(developer).mergeRequests.accept(ref(mr)))).toBe(
         "PRECONDITION_FAILED",
@@ -147,11 +121,11 @@ forEachDialect((h) => {
     });
 
     it("drops a merge whose target never moved: the merge request stays open and merges when accepted", async () => {
-      const { developer, gitDir, base, topic, cutShort, ref } = await seededProject();
+      const { developer, gitDir, base, topic, cutShort, ref } = await seeded();
       const { mr, head } = await topic("feature", "feature.txt");
       await cutShort(mr, head, developer, false);
 
-      const restarted = onDisk(h(), dataDir);
+      const restarted = onDisk(h(), dataDir());
       expect(await finishInterruptedMerges(restarted.runtime)).toEqual({
         finished: 0,
         dropped: 1,
@@ -168,10 +142,10 @@ forEachDialect((h) => {
     });
 
     it("finishes a merge cut short when the merge request is next read, or next accepted", async () => {
-      const { developer, topic, cutShort, ref } = await seededProject();
+      const { developer, topic, cutShort, ref } = await seeded();
       const read = await topic("read", "read.txt");
       const { written } = await cutShort(read.mr, read.head, developer, true);
-      const restarted = onDisk(h(), dataDir);
+      const restarted = onDisk(h(), dataDir());
       expect((await restarted.as(developer).mergeRequests.get(ref(read.mr))).mergeRequest).toMatchObject({
         state: "merged",
         merge_commit_sha: written.commit,
@@ -190,10 +164,10 @@ forEachDialect((h) => {
     });
 
     it("records a merge once when two processes finish it at the same time", async () => {
-      const { developer, topic, cutShort, feed, ref } = await seededProject();
+      const { developer, topic, cutShort, feed, ref } = await seeded();
       const { mr, head } = await topic("twice", "twice.txt");
       await cutShort(mr, head, developer, true);
-      const processes = [onDisk(h(), dataDir), onDisk(h(), dataDir), onDisk(h(), dataDir)];
+      const processes = [onDisk(h(), dataDir()), onDisk(h(), dataDir()), onDisk(h(), dataDir())];
       const reports = await Promise.all(processes.map((one) => finishInterruptedMerges(one.runtime)));
       expect(reports.reduce((sum, report) => sum + report.finished, 0)).toBe(1);
       const merges = (await feed()).filter((event) => event.action === EventAction.MERGED);
@@ -205,8 +179,8 @@ forEachDialect((h) => {
     });
 
     it("merges every merge request accepted into one target from two processes at once, on the new head each time", async () => {
-      const { developer, gitDir, base, topic, ref } = await seededProject();
-      const processes = [onDisk(h(), dataDir), onDisk(h(), dataDir)];
+      const { developer, gitDir, base, topic, ref } = await seeded();
+      const processes = [onDisk(h(), dataDir()), onDisk(h(), dataDir())];
       const topics = [];
       for (const name of ["a", "b", "c", "d"]) topics.push(await topic(name, `${name}.txt`));
       const clash = [await topic("x", "clash.txt", "one\n"), await topic("y", "clash.txt", "two\n")];

@@ -1,48 +1,15 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { ZERO_SHA } from "@kiln/domain";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { git, onDisk } from "../__tests__/disk.js";
+import { describe, expect, it } from "vitest";
+import { git, outcome, scratchDataDirs, seededProject } from "../__tests__/disk.js";
 import { forEachDialect } from "../__tests__/harness.js";
-
-/** How a call fares: "ok" or the tRPC error code. */
-async function outcome(run: () => Promise<unknown>): Promise<string> {
-  try {
-    await run();
-    return "ok";
-  } catch (error) {
-    return (error as { code: string }).code;
-  }
-}
 
 forEachDialect((h) => {
   describe("repository branches and tags (services)", () => {
-    let dataDir: string;
-    beforeEach(() => {
-      dataDir = mkdtempSync(join(tmpdir(), "kiln-branches-"));
-    });
-    afterEach(() => {
-      rmSync(dataDir, { recursive: true, force: true });
-    });
-
-    /** A project of a new owner, with one commit on master (its default branch) and a developer. */
-    async function seededProject() {
-      const disk = onDisk(h(), dataDir);
-      const owner = await h().user("owner");
-      const developer = await h().user("dev");
-      const { project } = await disk.as(owner).projects.create({ name: "web" });
-      await disk.as(owner).projectMembers.add({ id: project.id, user_id: developer.id, access_level: 30 });
-      const gitDir = join(dataDir, "repositories", `${project.id}.git`);
-      const tree = git(gitDir, ["mktree"], "");
-      const commit = git(gitDir, ["commit-tree", tree, "-m", "first"]);
-      git(gitDir, ["update-ref", "refs/heads/master", commit]);
-      await disk.as(owner).projects.update({ id: project.id, default_branch: "master" });
-      return { ...disk, owner, developer, project, gitDir, tree, commit };
-    }
+    const dataDir = scratchDataDirs("kiln-branches");
+    const seeded = () => seededProject(h(), dataDir());
 
     it("emits a push domain event for each branch and tag made or removed through the API", async () => {
-      const { as, owner, project, events, commit } = await seededProject();
+      const { as, owner, project, events, commit } = await seeded();
       await as(owner).repositoryBranches.create({ id: project.id, branch_name: "topic", ref: "master" });
       await as(owner).repositoryTags.create({ id: project.id, tag_name: "v1", ref: "topic" });
       await as(owner).repositoryBranches.remove({ id: project.id, branch: "topic" });
@@ -57,7 +24,7 @@ forEachDialect((h) => {
     });
 
     it("keeps an archived project's refs as they are: developers may read but not change them", async () => {
-      const { as, owner, developer, project } = await seededProject();
+      const { as, owner, developer, project } = await seeded();
       await as(owner).projects.archive({ id: project.id });
       const dev = as(developer);
       expect((await dev.repositoryBranches.list({ id: project.id })).map((branch) => branch.name)).toEqual([
@@ -74,7 +41,7 @@ forEachDialect((h) => {
     });
 
     it("answers a tag of a tree with no commit instead of failing the whole list", async () => {
-      const { as, owner, project, gitDir, tree, commit } = await seededProject();
+      const { as, owner, project, gitDir, tree, commit } = await seeded();
       git(gitDir, ["tag", "tree-tag", tree]);
       git(gitDir, ["tag", "commit-tag", commit]);
       const tags = await as(owner).repositoryTags.list({ id: project.id });
@@ -85,7 +52,7 @@ forEachDialect((h) => {
     });
 
     it("changes the default branch only to a branch the repository has, moving HEAD with it", async () => {
-      const { as, owner, project, gitDir } = await seededProject();
+      const { as, owner, project, gitDir } = await seeded();
       await as(owner).repositoryBranches.create({ id: project.id, branch_name: "next", ref: "master" });
       const moved = await as(owner).projects.update({ id: project.id, default_branch: "next" });
       expect(moved.project.default_branch).toBe("next");

@@ -5,26 +5,18 @@ import { flag, now, onSqlite } from "../queries.js";
 /**
  * A merge written but not yet recorded: its commit may or may not be the target's head yet. Kept
  * from before the target branch moves until the transaction that records the merge, so that a
- * merge cut short by a crash can be finished (or dropped) afterwards.
+ * merge cut short by a crash can be finished (or dropped) afterwards. Its fields are the table's
+ * (see {@link MergeIntentsTable}), with the flag a boolean and the issues an array.
  */
-export interface MergeIntent {
-  id: number;
-  merge_request_id: number;
-  target_branch: string;
-  /** The target head the merge commit was written on (its first parent). */
-  previous_sha: string;
-  /** The merge commit, to become the target's head. */
-  commit_sha: string;
-  /** The source head merged (its second parent). */
-  source_sha: string;
-  /** Who merges; null once their account is deleted. */
-  user_id: number | null;
+export type MergeIntent = Omit<
+  Selectable<MergeIntentsTable>,
+  "remove_source_branch" | "closing_issue_ids"
+> & {
   /** Whether the accept asked to remove the source branch. */
   remove_source_branch: boolean;
-  /** The issues the merge closes. */
+  /** The ids of the issues the merge closes. */
   closing_issue_ids: number[];
-  created_at: string;
-}
+};
 
 /** What an intent is recorded with. */
 export type NewMergeIntent = Omit<MergeIntent, "id" | "created_at">;
