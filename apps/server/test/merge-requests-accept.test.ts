@@ -23,11 +23,11 @@ onEachDatabase("accepting merge requests", (ctx) => {
   let branches = 0;
 
   /**
-   * A target branch of its own off master and a topic branch changing `file`, and a merge request
+   * A target branch of its own off master and a topic branch setting `file` to `content`, and a merge request
    * between them opened by the developer. Answers the merge request and both branch names.
    */
   async function prepare(
-    options: { title?: string; description?: string; target?: string; file?: string } = {},
+    options: { title?: string; description?: string; target?: string; file?: string; content?: string } = {},
   ) {
     branches += 1;
     const target = options.target ?? `target-${branches}`;
@@ -37,7 +37,7 @@ onEachDatabase("accepting merge requests", (ctx) => {
     const head = commitTo(
       fx.repo,
       source,
-      { [options.file ?? `file-${branches}.txt`]: "content\n" },
+      { [options.file ?? `file-${branches}.txt`]: options.content ?? "content\n" },
       { from: target },
     );
     const res = await openMergeRequest(ctx(), id(), people().developer, {
@@ -240,10 +240,9 @@ onEachDatabase("accepting merge requests", (ctx) => {
       // Two changes of the same new file: whichever merges first, the other then conflicts.
       const clash = `clash-${branches}.txt`;
       const clashing = [
-        await prepare({ target: first.target, file: clash }),
-        await prepare({ target: first.target, file: clash }),
+        await prepare({ target: first.target, file: clash, content: "one\n" }),
+        await prepare({ target: first.target, file: clash, content: "two\n" }),
       ];
-      commitTo(fx.repo, clashing[1]?.source as string, { [clash]: "other\n" });
       const all = [first, ...others, ...clashing];
       const results = await Promise.all(all.map((one) => accept(one.mr.id)));
 
