@@ -16,7 +16,7 @@ import type { AcceptMergeRequestInput } from "@kiln/schemas";
 import type { Stores } from "@kiln/storage-kysely";
 import { type MergeRequestAccess, requireMergeRequest } from "../issuables/access.js";
 import type { SignedInContext } from "../operation.js";
-import { finishMerge, type MergeEnd, settleIntents } from "./finish.js";
+import { landMergeIntent, type MergeEnd, settleIntents } from "./finish.js";
 import { alreadyMerged, type MergeSides, mergeSides, testMerge } from "./git.js";
 import { serialized, targetQueue } from "./serial.js";
 
@@ -61,9 +61,9 @@ async function requireMerger(
 }
 
 /**
- * The open issues of the target project that the merge request closes ("Closes #1"): those its
- * merge commit message names, and those it closes, which it does only when it merges into the
- * default branch.
+ * The issues of the target project that the merge request names with "Closes #1" (its merge commit
+ * message lists them), and those of them that the merge closes: all when it merges into the
+ * default branch, none otherwise.
  */
 async function issuesToClose(
   stores: Stores,
@@ -106,9 +106,8 @@ async function checkMergeable(
 }
 
 /**
- * One try at merging on the target head just checked: writes the merge commit, records the intent
- * to land it (committed before the target moves, so that a crash leaves it to finish), then lands
- * and records it ({@link finishMerge}). `missed` when the target moved meanwhile.
+ * One try at merging on the target head just checked: writes the merge commit, then lands and
+ * records it with its intent ({@link landMergeIntent}). `missed` when the target moved meanwhile.
  */
 async function mergeOnce(
   ctx: SignedInContext,
@@ -139,7 +138,7 @@ async function mergeOnce(
     if (GitError.is(error, "ref_moved")) return { kind: "missed" };
     throw error;
   }
-  const intent = await ctx.runtime.stores.mergeIntents.record({
+  return landMergeIntent(ctx.runtime, {
     merge_request_id: mr.id,
     target_branch: mr.target_branch,
     previous_sha: written.previous,
@@ -149,7 +148,6 @@ async function mergeOnce(
     remove_source_branch: input.should_remove_source_branch ?? false,
     closing_issue_ids: issues.closed.map((issue) => issue.id),
   });
-  return finishMerge(ctx.runtime, intent, "land");
 }
 
 /** Sets the merge request to be merged when its build succeeds (the CI merges it then). */

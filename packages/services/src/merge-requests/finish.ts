@@ -1,6 +1,6 @@
 import { isOpenState, type MergeRequest, type User } from "@kiln/domain";
 import { GitError, isAncestor, landMerge } from "@kiln/git";
-import type { MergeIntent, Stores } from "@kiln/storage-kysely";
+import type { MergeIntent, NewMergeIntent, Stores } from "@kiln/storage-kysely";
 import type { IssueEvent, MergeRequestEvent } from "../domain-events.js";
 import { emitAll, recordIssueActivity, recordMergeRequestActivity } from "../issuables/activity.js";
 import { finishTodos } from "../issuables/todos.js";
@@ -79,43 +79,57 @@ async function recordMerge(
   return { merged, events };
 }
 
-/**
- * Finishes a merge intent, exactly once however many try at once: one transaction claims it (a
- * second claimer waits, then finds it gone), moves or checks the target (`landing`), removes it,
- * and, when the target holds the commit, records the merge ({@link recordMerge}) and the target's
- * push event. Its domain events are raised once that transaction has committed; then the source
- * branch is removed if the accept asked for it. A crash anywhere before the commit leaves the
- * intent for {@link settleMergeRequest} or {@link finishInterruptedMerges} to check again.
- */
-export async function finishMerge(
-  runtime: ServiceRuntime,
-  intent: MergeIntent,
-  landing: Landing,
-): Promise<MergeEnd> {
+/** Where a merge lands and who merges: what finishing it needs besides the intent. */
+interface MergePlace {
+  gitDir: string;
+  merger: User | null;
+  /** The target's push by the merger (null when their account is gone), listed from git. */
+  describe(): Promise<DescribedPush | null>;
+}
+
+/** The place of a merge intent; null when its merge request (and so the intent) is gone. */
+async function placeOf(runtime: ServiceRuntime, intent: NewMergeIntent): Promise<MergePlace | null> {
   const { stores } = runtime;
   const mergeRequest = await stores.mergeRequests.findById(intent.merge_request_id);
   const project = mergeRequest && (await stores.projects.findById(mergeRequest.project_id));
   const namespace = project && (await stores.namespaces.findById(project.namespace_id));
-  // Deleting any of them deletes the intent with the merge request.
-  if (!project || !namespace) return { kind: "gone" };
+  if (!project || !namespace) return null;
   const merger = intent.user_id === null ? null : ((await stores.users.findById(intent.user_id)) ?? null);
-  const gitDir = repositoryStore(runtime).path(project.id);
   const move = {
     ref: `refs/heads/${intent.target_branch}`,
     before: intent.previous_sha,
     after: intent.commit_sha,
   };
-  const describe = async () => merger && describePush(runtime, { project, namespace }, merger, [move]);
-  // The accept that wrote the commit lists its push before the transaction, which on SQLite holds
-  // the only connection; after a crash the commit may be gone, so it is listed once found landed.
-  const described = landing === "land" ? await describe() : null;
+  return {
+    gitDir: repositoryStore(runtime).path(project.id),
+    merger,
+    describe: async () => merger && describePush(runtime, { project, namespace }, merger, [move]),
+  };
+}
+
+/**
+ * Finishes a merge intent, exactly once however many try at once: one transaction claims it (a
+ * second claimer waits, then finds it gone), moves or checks the target (`landing`), removes it,
+ * and, when the target holds the commit, records the merge ({@link recordMerge}) and the target's
+ * push (`described`, or listed now). Its domain events are raised once that transaction has
+ * committed; then the source branch is removed if the accept asked for it. A crash anywhere before
+ * the commit leaves the intent to be checked again.
+ */
+async function finish(
+  runtime: ServiceRuntime,
+  place: MergePlace,
+  intent: MergeIntent,
+  landing: Landing,
+  described: DescribedPush | null,
+): Promise<MergeEnd> {
+  const { merger } = place;
   // Nothing in it waits for another connection: git, and the transaction's own stores only.
-  const outcome = await stores.transaction(async (tx) => {
+  const outcome = await runtime.stores.transaction(async (tx) => {
     if (!(await tx.mergeIntents.claim(intent.id))) return { kind: "gone" as const };
-    const landed = await reached(gitDir, intent, landing);
+    const landed = await reached(place.gitDir, intent, landing);
     await tx.mergeIntents.remove(intent.id);
     if (!landed) return { kind: "missed" as const };
-    const push: DescribedPush | null = described ?? (await describe());
+    const push = described ?? (await place.describe());
     await push?.record(tx);
     return { kind: "landed" as const, push, recorded: await recordMerge(tx, intent, merger) };
   });
@@ -131,12 +145,35 @@ export async function finishMerge(
 }
 
 /**
+ * Lands a merge whose commit is written: records its intent (committed before the target moves, so
+ * that a crash leaves it to finish), moves the target by compare-and-swap and records the merge
+ * ({@link finish}). Everything it can do beforehand (its lookups, listing its push) is done before
+ * the intent is recorded, so that another process checking the intent meanwhile rarely finds it
+ * not landed yet and drops it (the accept then merges again).
+ */
+export async function landMergeIntent(runtime: ServiceRuntime, fields: NewMergeIntent): Promise<MergeEnd> {
+  const place = await placeOf(runtime, fields);
+  if (!place) return { kind: "gone" };
+  const described = await place.describe();
+  const intent = await runtime.stores.mergeIntents.record(fields);
+  return finish(runtime, place, intent, "land", described);
+}
+
+/** Finishes a merge intent left by an accept cut short: recorded if its target holds the commit, else dropped. */
+async function checkMergeIntent(runtime: ServiceRuntime, intent: MergeIntent): Promise<MergeEnd> {
+  const place = await placeOf(runtime, intent);
+  // Deleting the merge request (or its project) deleted the intent with it.
+  if (!place) return { kind: "gone" };
+  return finish(runtime, place, intent, "check", null);
+}
+
+/**
  * Finishes (or drops) what accepts of the merge request cut short left behind. Run it in the merge
  * request's queue, so that it never sees the intent of an accept still under way in this process.
  */
 export async function settleIntents(runtime: ServiceRuntime, mergeRequestId: number): Promise<void> {
   for (const intent of await runtime.stores.mergeIntents.forMergeRequest(mergeRequestId)) {
-    await finishMerge(runtime, intent, "check");
+    await checkMergeIntent(runtime, intent);
   }
 }
 
@@ -176,9 +213,7 @@ export async function finishInterruptedMerges(runtime: ServiceRuntime): Promise<
   const report: InterruptedMerges = { finished: 0, dropped: 0, failed: [] };
   for (const intent of await runtime.stores.mergeIntents.all()) {
     try {
-      const end = await serialized(runtime, intent.merge_request_id, () =>
-        finishMerge(runtime, intent, "check"),
-      );
+      const end = await serialized(runtime, intent.merge_request_id, () => checkMergeIntent(runtime, intent));
       if (end.kind === "landed") report.finished += 1;
       if (end.kind === "missed") report.dropped += 1;
     } catch (error) {
