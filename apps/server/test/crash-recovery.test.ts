@@ -44,9 +44,10 @@ for (const database of ["sqlite", "postgres"] as const) {
 
       /**
        * A project with an issue and a merge request that closes it, accepted with the server killed
-       * while git holds the target's update at `state`; answers the server restarted on the same data.
+       * while git holds the target's update at `state`; answers the server restarted on the same data
+       * (and `servers` of them started at once, all sharing it).
        */
-      async function acceptKilledAt(state: "prepared" | "committed") {
+      async function acceptKilledAt(state: "prepared" | "committed", servers = 1) {
         const first = await started();
         const { project, repo } = await seededProject(first, "crash");
         const issue = await openIssue(first, project.id, "A bug");
@@ -60,9 +61,10 @@ for (const database of ["sqlite", "postgres"] as const) {
         await first.server.kill();
         hold.release();
         await accepting;
-        const life = await started(first.server);
+        const lives = await Promise.all(Array.from({ length: servers }, () => started(first.server)));
+        const life = lives[0] as Life;
         const read = <T>(path: string) => life.api<T>({ path: `/projects/${project.id}${path}` });
-        return { life, project, repo, issue, mr, before, read };
+        return { life, lives, project, repo, issue, mr, before, read };
       }
 
       it("finishes at restart a merge whose target moved before the kill: merged, its issue closed, once", async () => {
@@ -86,6 +88,25 @@ for (const database of ["sqlite", "postgres"] as const) {
         });
         expect(accepted).toMatchObject({ status: 406, body: { message: "Method Not Allowed" } });
       }, 60_000);
+
+      it.skipIf(database !== "postgres")(
+        "finishes it once when two servers sharing the database start at once",
+        async () => {
+          const { lives, project, issue, mr, read } = await acceptKilledAt("committed", 2);
+          const finished = lives.flatMap((one) =>
+            one.server.logs
+              .filter((entry) => entry["msg"] === "settled interrupted merges")
+              .map((entry) => entry["finished"]),
+          );
+          expect(finished).toEqual([1]);
+          expect((await read<MergeRequestJson>(`/merge_requests/${mr.id}`)).body.state).toBe("merged");
+          const feed = await feedOf(lives[1] as Life, project.id);
+          expect(countOf(feed, `accepted MergeRequest ${mr.id}`)).toBe(1);
+          expect(countOf(feed, `closed Issue ${issue.id}`)).toBe(1);
+          expect(countOf(feed, "pushed to refs/heads/master")).toBe(1);
+        },
+        60_000,
+      );
 
       it("drops at restart a merge whose target had not moved: the merge request merges when accepted again", async () => {
         const { life, project, repo, mr, before, read } = await acceptKilledAt("prepared");
