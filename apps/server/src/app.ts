@@ -3,7 +3,13 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { checkGitVersion, PushGate } from "@kiln/git";
 import { createRestHandler, type RestHandler } from "@kiln/rest-adapter";
-import { ensureRootUser, reclaimUploadLeftovers, ServiceRuntime, watchMergeRequests } from "@kiln/services";
+import {
+  ensureRootUser,
+  finishInterruptedMerges,
+  reclaimUploadLeftovers,
+  ServiceRuntime,
+  watchMergeRequests,
+} from "@kiln/services";
 import { migrateToLatest, type OpenDatabase, openDatabase, Stores } from "@kiln/storage-kysely";
 import { type Config, ConfigError } from "./config.js";
 import { ensureDataDir, loadOrCreateSecretKey } from "./data-dir.js";
@@ -102,6 +108,10 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     baseUrl,
     onInternalError: logInternalError,
   });
+  // Merges a crash cut short between moving their target branch and recording it (push data needs the base URL).
+  const merges = await finishInterruptedMerges(runtime);
+  if (merges.finished + merges.dropped + merges.failed.length > 0)
+    log.warn(merges, "settled interrupted merges");
   log.info({ port, base_url: baseUrl, database: database.dialect }, "listening");
   log.flush(); // whoever waits for readiness reads this line now, not at the next periodic flush
 

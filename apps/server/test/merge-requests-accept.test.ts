@@ -23,11 +23,11 @@ onEachDatabase("accepting merge requests", (ctx) => {
   let branches = 0;
 
   /**
-   * A target branch of its own off master and a topic branch changing `file`, and a merge request
+   * A target branch of its own off master and a topic branch setting `file` to `content`, and a merge request
    * between them opened by the developer. Answers the merge request and both branch names.
    */
   async function prepare(
-    options: { title?: string; description?: string; target?: string; file?: string } = {},
+    options: { title?: string; description?: string; target?: string; file?: string; content?: string } = {},
   ) {
     branches += 1;
     const target = options.target ?? `target-${branches}`;
@@ -37,7 +37,7 @@ onEachDatabase("accepting merge requests", (ctx) => {
     const head = commitTo(
       fx.repo,
       source,
-      { [options.file ?? `file-${branches}.txt`]: "content\n" },
+      { [options.file ?? `file-${branches}.txt`]: options.content ?? "content\n" },
       { from: target },
     );
     const res = await openMergeRequest(ctx(), id(), people().developer, {
@@ -232,6 +232,39 @@ onEachDatabase("accepting merge requests", (ctx) => {
       const shown = await ctx().api<Reply>({ path: `${MRS()}/${mr.id}`, token: people().developer.token });
       expect(shown.body.state).toBe("merged");
     });
+
+    it("merges every one of several merge requests accepted into one target at once, and 405s the one that now conflicts", async () => {
+      const first = await prepare();
+      const others = [await prepare({ target: first.target })];
+      for (let i = 0; i < 2; i += 1) others.push(await prepare({ target: first.target }));
+      // Two changes of the same new file: whichever merges first, the other then conflicts.
+      const clash = `clash-${branches}.txt`;
+      const clashing = [
+        await prepare({ target: first.target, file: clash, content: "one\n" }),
+        await prepare({ target: first.target, file: clash, content: "two\n" }),
+      ];
+      const all = [first, ...others, ...clashing];
+      const results = await Promise.all(all.map((one) => accept(one.mr.id)));
+
+      const statuses = results.map((res) => res.status);
+      expect(statuses.slice(0, 4)).toEqual([200, 200, 200, 200]);
+      expect(statuses.slice(4).sort()).toEqual([200, 405]);
+      const refused = results.find((res) => res.status === 405);
+      expect(refused?.body).toEqual({ message: "Branch cannot be merged" });
+      // The target holds every merged source, with one merge commit each.
+      const merged = all.filter((_, index) => results[index]?.status === 200);
+      for (const one of merged) {
+        expect(git(["merge-base", "--is-ancestor", one.head, one.target], fx.repo)).toBe("");
+      }
+      expect(mergesOn(first.target, first.base)).toBe(merged.length);
+      for (const [index, one] of all.entries()) {
+        const shown = await ctx().api<Reply>({
+          path: `${MRS()}/${one.mr.id}`,
+          token: people().developer.token,
+        });
+        expect(shown.body.state).toBe(results[index]?.status === 200 ? "merged" : "opened");
+      }
+    }, 60_000);
   });
 
   describe("from a fork", () => {

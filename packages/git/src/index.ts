@@ -61,7 +61,15 @@ export {
   wantsProtocolV2,
 } from "./http/service.js";
 export type { GitHttpFailure, GitHttpResponse, GitHttpResult } from "./http/stream.js";
-export { canMerge, type MergeCheck, type MergeOptions, type MergeResult, merge } from "./merge.js";
+export {
+  canMerge,
+  landMerge,
+  type MergeCheck,
+  type MergeOptions,
+  type MergeResult,
+  merge,
+  writeMergeCommit,
+} from "./merge.js";
 export { isAncestor, mergeBase } from "./merge-base.js";
 export { type PushCommit, type PushCommits, type PushCommitsOptions, pushCommits } from "./push/commits.js";
 export { PushGate, type PushGateOptions, type PushSession } from "./push/gate.js";

@@ -4,7 +4,7 @@ import { createBranch } from "./branches.js";
 import { getCommit } from "./commits.js";
 import { diffBetween } from "./diff.js";
 import { GitError } from "./errors.js";
-import { canMerge, merge } from "./merge.js";
+import { canMerge, landMerge, merge, writeMergeCommit } from "./merge.js";
 import { isAncestor, mergeBase } from "./merge-base.js";
 import { branchHead } from "./refs.js";
 
@@ -120,6 +120,30 @@ describe("merge", () => {
     const head = await branchHead(repo.gitDir, "target-4");
     expect(head).toBe(won[0]!.value.commit);
     expect((await getCommit(repo.gitDir, head!)).parent_ids).toEqual([repo.c3, repo.c5]);
+  });
+
+  it("writes the merge commit without moving the branch, and lands it only from the head it was written on", async () => {
+    await createBranch(repo.gitDir, "target-5", "master");
+    const written = await writeMergeCommit(repo.gitDir, {
+      target: "target-5",
+      source: repo.c5,
+      message: "m",
+      author,
+    });
+    expect(written.previous).toBe(repo.c3);
+    expect(await branchHead(repo.gitDir, "target-5")).toBe(repo.c3);
+    expect((await getCommit(repo.gitDir, written.commit)).parent_ids).toEqual([repo.c3, repo.c5]);
+
+    const rival = await writeMergeCommit(repo.gitDir, {
+      target: "target-5",
+      source: repo.c5,
+      message: "n",
+      author,
+    });
+    await landMerge(repo.gitDir, "target-5", written);
+    expect(await branchHead(repo.gitDir, "target-5")).toBe(written.commit);
+    await expect(landMerge(repo.gitDir, "target-5", rival)).rejects.toMatchObject({ kind: "ref_moved" });
+    expect(await branchHead(repo.gitDir, "target-5")).toBe(written.commit);
   });
 
   it("repeats the race many times without ever letting both win", async () => {

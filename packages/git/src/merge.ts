@@ -76,13 +76,14 @@ export interface MergeResult {
 }
 
 /**
- * Merges `source` into branch `target` with a merge commit (always two parents, as GitLab 8.x),
- * built from `git merge-tree`'s tree without a work tree, and moves the branch with a
- * compare-and-swap: of two concurrent merges, exactly one wins and the other throws `ref_moved`.
- * Throws `conflict` (with the paths in the message) when the merge has conflicts, `not_found` for
- * an unknown branch or commit, `invalid` for a refused name.
+ * Writes the merge commit of `source` into branch `target` (always two parents, as GitLab 8.x),
+ * built from `git merge-tree`'s tree without a work tree, and moves nothing: the commit is the
+ * branch's head only once {@link landMerge} moves it there. A caller that must survive a crash
+ * records the commit between the two. Throws `ref_moved` when the branch is not at
+ * `expectedTarget`, `conflict` (with the paths in the message) when the merge has conflicts,
+ * `not_found` for an unknown branch or commit, `invalid` for a refused name.
  */
-export async function merge(gitDir: string, options: MergeOptions): Promise<MergeResult> {
+export async function writeMergeCommit(gitDir: string, options: MergeOptions): Promise<MergeResult> {
   const env = identityEnv(options.author, options.committer);
   const [targetId, sourceId] = await mergeSides(gitDir, options.target, options.source);
   if (options.expectedTarget !== undefined && options.expectedTarget !== targetId) {
@@ -95,7 +96,24 @@ export async function merge(gitDir: string, options: MergeOptions): Promise<Merg
     env,
     input: options.message,
   });
-  const commit = stdout.toString("utf8").trim();
-  await updateRef(gitDir, branchRef(options.target), commit, targetId);
-  return { commit, previous: targetId };
+  return { commit: stdout.toString("utf8").trim(), previous: targetId };
+}
+
+/**
+ * Moves branch `target` from the merge's `previous` head to its `commit` (compare-and-swap): of two
+ * merges written on the same head, exactly one lands and the other throws `ref_moved`.
+ */
+export async function landMerge(gitDir: string, target: string, merge: MergeResult): Promise<void> {
+  await updateRef(gitDir, branchRef(target), merge.commit, merge.previous);
+}
+
+/**
+ * Merges `source` into branch `target` with a merge commit ({@link writeMergeCommit}) and moves the
+ * branch to it ({@link landMerge}): of two concurrent merges, exactly one wins and the other throws
+ * `ref_moved`. Throws as {@link writeMergeCommit} otherwise.
+ */
+export async function merge(gitDir: string, options: MergeOptions): Promise<MergeResult> {
+  const result = await writeMergeCommit(gitDir, options);
+  await landMerge(gitDir, options.target, result);
+  return result;
 }

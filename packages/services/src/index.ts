@@ -33,6 +33,7 @@ export {
 } from "./domain-events.js";
 export type { GroupDetail } from "./groups/detail.js";
 export type { IssuableParts, IssueView, MergeRequestView } from "./issuables/views.js";
+export { finishInterruptedMerges, type InterruptedMerges } from "./merge-requests/finish.js";
 export type { MergeRequestChanges } from "./merge-requests/reads.js";
 export { watchMergeRequests } from "./merge-requests/refresh.js";
 export type { NoteView } from "./notes/views.js";

@@ -207,6 +207,27 @@ export interface MergeRequestsTable extends Omit<Stored<MergeRequest>, "id" | "s
   reopened: number;
 }
 
+/**
+ * `merge_intents`: a merge written but not yet recorded, from before its target branch moves to the
+ * transaction that records it (see the merge intent store).
+ */
+export interface MergeIntentsTable {
+  id: Generated<number>;
+  merge_request_id: number;
+  target_branch: string;
+  /** The target head the merge commit was written on. */
+  previous_sha: string;
+  commit_sha: string;
+  /** The source head merged, which the source branch must still be at to be removed. */
+  source_sha: string;
+  /** Who merges; null once their account is deleted. */
+  user_id: number | null;
+  remove_source_branch: number;
+  /** A JSON array of the ids of the issues the merge closes. */
+  closing_issue_ids: string;
+  created_at: string;
+}
+
 /** `notes`: comments and system notes on issues and merge requests (by type and id). */
 export interface NotesTable extends Omit<Stored<Note>, "id"> {
   id: Generated<number>;
@@ -263,6 +284,7 @@ export interface Database {
   internal_ids: InternalIdsTable;
   issues: IssuesTable;
   merge_requests: MergeRequestsTable;
+  merge_intents: MergeIntentsTable;
   notes: NotesTable;
   labels: LabelsTable;
   label_links: LabelLinksTable;

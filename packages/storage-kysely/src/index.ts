@@ -29,6 +29,7 @@ export type {
 } from "./stores/issues.js";
 export type { LabelPatch, LabelStore, LabelTarget, NewLabel } from "./stores/labels.js";
 export type { Member } from "./stores/members.js";
+export type { MergeIntent, MergeIntentStore, NewMergeIntent } from "./stores/merge-intents.js";
 export type {
   MergeRequestCounts,
   MergeRequestFilter,

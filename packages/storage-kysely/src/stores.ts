@@ -7,6 +7,7 @@ import { IssuablePartsStore } from "./stores/issuable-parts.js";
 import { IssueStore } from "./stores/issues.js";
 import { LabelStore } from "./stores/labels.js";
 import { MemberStore } from "./stores/members.js";
+import { MergeIntentStore } from "./stores/merge-intents.js";
 import { MergeRequestStore } from "./stores/merge-requests.js";
 import { MilestoneStore } from "./stores/milestones.js";
 import { NamespaceStore } from "./stores/namespaces.js";
@@ -45,6 +46,7 @@ export class Stores {
   readonly internalIds: InternalIdStore;
   readonly issues: IssueStore;
   readonly mergeRequests: MergeRequestStore;
+  readonly mergeIntents: MergeIntentStore;
   readonly notes: NoteStore;
   readonly labels: LabelStore;
   readonly milestones: MilestoneStore;
@@ -71,6 +73,7 @@ export class Stores {
     this.internalIds = new InternalIdStore(db);
     this.issues = new IssueStore(db);
     this.mergeRequests = new MergeRequestStore(db);
+    this.mergeIntents = new MergeIntentStore(db);
     this.notes = new NoteStore(db);
     this.labels = new LabelStore(db);
     this.milestones = new MilestoneStore(db);

@@ -20,6 +20,12 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Reuse a data dir (to restart a server on the same data); a new temp dir by default. */
   dataDir?: string;
+  /**
+   * Start on the data of a server that stopped or was killed: its data dir, its database (SQLite
+   * in the data dir, or the same PostgreSQL database) and its root password. `database` and
+   * `dataDir` are then ignored; stopping the new server with `remove` removes that data.
+   */
+  restartOf?: KilnProcess;
   /** How long to wait for "listening", in ms. */
   readyTimeoutMs?: number;
 }
@@ -40,6 +46,10 @@ export interface KilnProcess {
   process: ChildProcess;
   /** Sends SIGTERM and resolves with the exit code; `remove` also deletes the data dir and database. */
   stop(options?: { remove?: boolean }): Promise<number | null>;
+  /** Sends SIGKILL (no chance to finish anything) and resolves once the process is gone; the data stays. */
+  kill(): Promise<void>;
+  /** Deletes the data dir (unless the caller gave it) and the database this server (or the one it restarted) created. */
+  remove(): Promise<void>;
 }
 
 /** Whether PostgreSQL tests can run here, and why not. */
@@ -52,8 +62,10 @@ export function postgresUnavailable(): string | null {
  * logs "listening". The root password is random and known to the test.
  */
 export async function startKiln(options: StartOptions): Promise<KilnProcess> {
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "kiln-test-"));
-  const rootPassword = options.env?.["KILN_ROOT_PASSWORD"] ?? `root-${randomBytes(8).toString("hex")}`;
+  const previous = options.restartOf;
+  const dataDir = previous?.dataDir ?? options.dataDir ?? mkdtempSync(join(tmpdir(), "kiln-test-"));
+  const rootPassword =
+    previous?.rootPassword ?? options.env?.["KILN_ROOT_PASSWORD"] ?? `root-${randomBytes(8).toString("hex")}`;
   let postgres: ThrowawayPostgres | undefined;
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -63,7 +75,9 @@ export async function startKiln(options: StartOptions): Promise<KilnProcess> {
     LOG_LEVEL: "info",
     ...options.env,
   };
-  if (options.database === "postgres") {
+  const previousDatabase = previous?.kilnEnv["DATABASE_URL"];
+  if (previousDatabase) env["DATABASE_URL"] = previousDatabase;
+  else if (options.database === "postgres" && !previous) {
     const serverUrl = process.env[TEST_PG_URL_ENV];
     if (!serverUrl) throw new Error(`${TEST_PG_URL_ENV} is not set`);
     postgres = await createThrowawayPostgres(serverUrl);
@@ -102,6 +116,11 @@ export async function startKiln(options: StartOptions): Promise<KilnProcess> {
     });
   });
   const readyMs = performance.now() - started;
+  const removeData = async () => {
+    if (previous) return previous.remove();
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await postgres?.drop();
+  };
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -117,11 +136,13 @@ export async function startKiln(options: StartOptions): Promise<KilnProcess> {
     stop: async ({ remove = true } = {}) => {
       if (!child.killed && child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       const code = await exited;
-      if (remove) {
-        if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
-        await postgres?.drop();
-      }
+      if (remove) await removeData();
       return code;
     },
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+    },
+    remove: removeData,
   };
 }

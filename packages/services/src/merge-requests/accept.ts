@@ -9,21 +9,16 @@ import {
   isWorkInProgress,
   type MergeRequest,
   mayMergeInto,
-  type User,
   unauthenticated,
 } from "@kiln/domain";
-import { GitError, merge } from "@kiln/git";
+import { GitError, type MergeResult, writeMergeCommit } from "@kiln/git";
 import type { AcceptMergeRequestInput } from "@kiln/schemas";
 import type { Stores } from "@kiln/storage-kysely";
-import type { IssueEvent, MergeRequestEvent } from "../domain-events.js";
 import { type MergeRequestAccess, requireMergeRequest } from "../issuables/access.js";
-import { emitAll, recordIssueActivity, recordMergeRequestActivity } from "../issuables/activity.js";
-import { finishTodos } from "../issuables/todos.js";
 import type { SignedInContext } from "../operation.js";
-import { afterPush } from "../repositories/after-push.js";
+import { landMergeIntent, type MergeEnd, settleIntents } from "./finish.js";
 import { alreadyMerged, type MergeSides, mergeSides, testMerge } from "./git.js";
-import { serialized } from "./serial.js";
-import { removeSourceBranch } from "./source-branch.js";
+import { serialized, targetQueue } from "./serial.js";
 
 /** The messages of accept and cancel, as the spec gives them. */
 export const AcceptMessage = {
@@ -65,12 +60,21 @@ async function requireMerger(
   return access;
 }
 
-/** The open issues of the target project that the merge request closes ("Closes #1"), once merged into the default branch. */
-async function issuesToClose(stores: Stores, access: MergeRequestAccess, mr: MergeRequest): Promise<Issue[]> {
+/**
+ * The issues of the target project that the merge request names with "Closes #1" (its merge commit
+ * message lists them), and those of them that the merge closes: all when it merges into the
+ * default branch, none otherwise.
+ */
+async function issuesToClose(
+  stores: Stores,
+  access: MergeRequestAccess,
+  mr: MergeRequest,
+): Promise<{ named: Issue[]; closed: Issue[] }> {
   const iids = closesIssues(`${mr.title}\n${mr.description ?? ""}`);
-  if (iids.length === 0) return [];
+  if (iids.length === 0) return { named: [], closed: [] };
   const issues = await stores.issues.findByIids(access.project.id, iids);
-  return issues.filter((issue) => issue.project_id === access.project.id);
+  const named = issues.filter((issue) => issue.project_id === access.project.id);
+  return { named, closed: mr.target_branch === access.project.default_branch ? named : [] };
 }
 
 /**
@@ -101,18 +105,28 @@ async function checkMergeable(
   return sides;
 }
 
-/** Writes the merge commit and moves the target branch (compare-and-swap); retries once if the target moved. */
-async function writeMerge(
+/**
+ * One try at merging on the target head just checked: writes the merge commit, then lands and
+ * records it with its intent ({@link landMergeIntent}). `missed` when the target moved meanwhile.
+ */
+async function mergeOnce(
   ctx: SignedInContext,
+  access: MergeRequestAccess,
   mr: MergeRequest,
   sides: MergeSides,
-  message: string,
-  sha: string | undefined,
-  retried = false,
-): Promise<{ commit: string; previous: string }> {
+  input: AcceptMergeRequestInput,
+): Promise<MergeEnd> {
   const user = ctx.actor.user;
+  const issues = await issuesToClose(ctx.runtime.stores, access, mr);
+  const message =
+    input.merge_commit_message ??
+    defaultMergeCommitMessage(
+      mr,
+      issues.named.map((issue) => `#${issue.iid}`),
+    );
+  let written: MergeResult;
   try {
-    return await merge(sides.gitDir, {
+    written = await writeMergeCommit(sides.gitDir, {
       target: mr.target_branch,
       source: sides.source as string,
       message,
@@ -121,43 +135,18 @@ async function writeMerge(
     });
   } catch (error) {
     if (GitError.is(error, "conflict") || GitError.is(error, "not_found")) throw cannotMerge();
-    if (!GitError.is(error, "ref_moved") || retried) throw error;
-    // Someone pushed to the target meanwhile: check again against the new head, once.
-    const again = await checkMergeable(ctx, mr, sha);
-    return writeMerge(ctx, mr, again, message, sha, true);
+    if (GitError.is(error, "ref_moved")) return { kind: "missed" };
+    throw error;
   }
-}
-
-/** Marks the merge request merged with its commit, closes its issues and finishes todos, in one transaction. */
-async function recordMerge(
-  ctx: SignedInContext,
-  access: MergeRequestAccess,
-  mr: MergeRequest,
-  commit: string,
-  closing: readonly Issue[],
-  user: User,
-  removeSource: boolean,
-): Promise<{ merged: MergeRequest; events: (MergeRequestEvent | IssueEvent)[] } | null> {
-  return ctx.runtime.stores.transaction(async (tx) => {
-    const merged = await tx.mergeRequests.setState(mr.id, mr.state, "merged", {
-      merge_commit_sha: commit,
-      merge_when_build_succeeds: false,
-      should_remove_source_branch: removeSource || mr.should_remove_source_branch,
-    });
-    if (!merged) return null;
-    const events: (MergeRequestEvent | IssueEvent)[] = [];
-    events.push(await recordMergeRequestActivity(tx, merged, user.id, "merge"));
-    await finishTodos(tx, "MergeRequest", merged.id);
-    if (mr.target_branch === access.project.default_branch) {
-      for (const issue of closing) {
-        if (!isOpenState(issue.state)) continue;
-        const closed = await tx.issues.setState(issue.id, issue.state, "closed");
-        if (!closed) continue;
-        await finishTodos(tx, "Issue", closed.id);
-        events.push(await recordIssueActivity(tx, closed, user.id, "close"));
-      }
-    }
-    return { merged, events };
+  return landMergeIntent(ctx.runtime, {
+    merge_request_id: mr.id,
+    target_branch: mr.target_branch,
+    previous_sha: written.previous,
+    commit_sha: written.commit,
+    source_sha: sides.source as string,
+    user_id: user.id,
+    remove_source_branch: input.should_remove_source_branch ?? false,
+    closing_issue_ids: issues.closed.map((issue) => issue.id),
   });
 }
 
@@ -177,54 +166,59 @@ async function mergeWhenBuildSucceeds(
   return updated ?? mr;
 }
 
-/** The accept itself, once the caller's right is checked; serialized per merge request. */
+/**
+ * How many times an accept merges on a new target head before it gives up with 405: the target
+ * moved under each of them (pushes, or merges from other processes; merges from this one take turns).
+ */
+const MERGE_ATTEMPTS = 10;
+
+/** The accept itself, once the caller's right is checked; in the queues of the merge request and of its target. */
 async function acceptNow(
   ctx: SignedInContext,
   access: MergeRequestAccess,
   input: AcceptMergeRequestInput,
 ): Promise<MergeRequest> {
   const { stores } = ctx.runtime;
-  const mr = await stores.mergeRequests.findById(access.mergeRequest.id);
-  if (!mr) throw notOpen();
-  const sides = await checkMergeable(ctx, mr, input.sha);
-  if (input.merge_when_build_succeeds) return mergeWhenBuildSucceeds(ctx, mr, input);
-  const closing = await issuesToClose(stores, access, mr);
-  const message =
-    input.merge_commit_message ??
-    defaultMergeCommitMessage(
-      mr,
-      closing.map((issue) => `#${issue.iid}`),
-    );
-  const { commit, previous } = await writeMerge(ctx, mr, sides, message, input.sha);
-  const removeSource = input.should_remove_source_branch ?? false;
-  const recorded = await recordMerge(ctx, access, mr, commit, closing, ctx.actor.user, removeSource);
-  // The branch moved either way: it leaves a push event like any push.
-  await afterPush(ctx.runtime, access, ctx.actor.user, [
-    { ref: `refs/heads/${mr.target_branch}`, before: previous, after: commit },
-  ]);
-  // Closed meanwhile: the commit is in, but the merge request stays as its closer left it.
-  if (!recorded) throw notOpen();
-  emitAll(ctx.runtime, recorded.events);
-  if (removeSource || mr.force_remove_source_branch) {
-    await removeSourceBranch(ctx, recorded.merged, sides.source as string);
+  // A merge of it cut short by a crash is finished (or dropped) first.
+  await settleIntents(ctx.runtime, access.mergeRequest.id);
+  for (let attempt = 1; ; attempt += 1) {
+    const mr = await stores.mergeRequests.findById(access.mergeRequest.id);
+    if (!mr) throw notOpen();
+    const sides = await checkMergeable(ctx, mr, input.sha);
+    if (input.merge_when_build_succeeds) return mergeWhenBuildSucceeds(ctx, mr, input);
+    const end = await mergeOnce(ctx, access, mr, sides, input);
+    if (end.kind === "landed") {
+      // Closed meanwhile: the commit is in, but the merge request stays as its closer left it.
+      if (!end.merged) throw notOpen();
+      return end.merged;
+    }
+    // The target moved first (or another process dropped the intent before it landed): check
+    // again on the new head, which answers 405 if the merge now conflicts.
+    if (attempt === MERGE_ATTEMPTS) throw cannotMerge();
   }
-  return recorded.merged;
 }
 
 /**
  * `PUT …/merge`: merges the source into the target with a merge commit, in the spec's order of
  * checks (401 when the caller may not merge, 406 merged or closed, 405 conflicts or WIP, 409 sha).
- * Accepts of one merge request run one at a time in a process, and the target moves by
- * compare-and-swap across processes, so of two concurrent accepts one merges and the other
- * answers 406 without writing a second merge commit. With `merge_when_build_succeeds` the merge
- * request stays open with the flag set instead.
+ * Accepts of one merge request, and accepts into one target branch, run one at a time in a
+ * process; across processes the target moves by compare-and-swap, and the loser merges again on
+ * the new head (405 if it now conflicts): of two accepts of one merge request, one merges and the
+ * other answers 406 without a second merge commit. The merge is recorded as an intent before the
+ * target moves, so a crash in between is finished at the next start or read. With
+ * `merge_when_build_succeeds` the merge request stays open with the flag set instead.
  */
 export async function acceptMergeRequest(
   ctx: SignedInContext,
   input: AcceptMergeRequestInput,
 ): Promise<MergeRequest> {
   const access = await requireMerger(ctx, input.id, input.merge_request_id);
-  return serialized(ctx.runtime, access.mergeRequest.id, () => acceptNow(ctx, access, input));
+  const { mergeRequest } = access;
+  return serialized(ctx.runtime, mergeRequest.id, () =>
+    serialized(ctx.runtime, targetQueue(mergeRequest.project_id, mergeRequest.target_branch), () =>
+      acceptNow(ctx, access, input),
+    ),
+  );
 }
 
 /**

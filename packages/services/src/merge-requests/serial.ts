@@ -1,29 +1,33 @@
 import type { ServiceRuntime } from "../runtime.js";
 
-/** The tail of each merge request's queue of git work, per runtime. */
-const queues = new WeakMap<ServiceRuntime, Map<number, Promise<unknown>>>();
+/** The tail of each queue of git work, per runtime. */
+const queues = new WeakMap<ServiceRuntime, Map<number | string, Promise<unknown>>>();
 
 /**
- * Runs `work` after every earlier work on the same merge request in this process has finished, so
- * that a merge and a status refresh (or two merges) never interleave. Across processes the
- * compare-and-swap of the target ref is what keeps two merges apart.
+ * Runs `work` after every earlier work of the same key in this process has finished: keyed by a
+ * merge request's id, a merge and a status refresh (or two merges) of it never interleave; keyed
+ * by a target branch ({@link targetQueue}), merges into it take turns instead of racing. Across
+ * processes the compare-and-swap of the target ref is what keeps two merges apart.
  */
 export function serialized<T>(
   runtime: ServiceRuntime,
-  mergeRequestId: number,
+  key: number | string,
   work: () => Promise<T>,
 ): Promise<T> {
-  let byId = queues.get(runtime);
-  if (!byId) {
-    byId = new Map();
-    queues.set(runtime, byId);
+  let byKey = queues.get(runtime);
+  if (!byKey) {
+    byKey = new Map();
+    queues.set(runtime, byKey);
   }
-  const previous = byId.get(mergeRequestId) ?? Promise.resolve();
+  const previous = byKey.get(key) ?? Promise.resolve();
   const result = previous.then(work, work);
   const tail = result.catch(() => undefined);
-  byId.set(mergeRequestId, tail);
+  byKey.set(key, tail);
   void tail.then(() => {
-    if (byId.get(mergeRequestId) === tail) byId.delete(mergeRequestId);
+    if (byKey.get(key) === tail) byKey.delete(key);
   });
   return result;
 }
+
+/** The queue key of merges into a branch of a project. */
+export const targetQueue = (projectId: number, branch: string): string => `${projectId}:${branch}`;

@@ -18,6 +18,7 @@ import { assignedTodo, finishTodos, mentionTodos } from "../issuables/todos.js";
 import type { SignedInContext } from "../operation.js";
 import { repositoryOf } from "../repositories/access.js";
 import { CreateMessage } from "./create.js";
+import { settleMergeRequest } from "./finish.js";
 import { headOfBranch } from "./git.js";
 import { checkMergeStatus } from "./refresh.js";
 
@@ -107,7 +108,8 @@ export async function updateMergeRequest(
   const { stores } = ctx.runtime;
   const user = ctx.actor.user;
   const access = await requireEditable(ctx, input.id, input.merge_request_id);
-  const before = access.mergeRequest;
+  // A merge of it cut short by a crash is finished first: a merged merge request is no longer edited as open.
+  const before = await settleMergeRequest(ctx.runtime, access.mergeRequest);
   const patch = await columnPatch(ctx, access, input);
   const labels =
     input.labels !== undefined && access.allows("update_merge_request")

@@ -1,96 +1,21 @@
-import { execFileSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type User, ZERO_SHA } from "@kiln/domain";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { forEachDialect, type Harness } from "../__tests__/harness.js";
-import type { PushEvent } from "../domain-events.js";
-import { type Caller, createCaller } from "../router.js";
-import { ServiceRuntime } from "../runtime.js";
-
-/** Runs git in a bare repository with a fixed identity and no user config. */
-function git(gitDir: string, args: string[], input?: string): string {
-  return execFileSync("git", args, {
-    cwd: gitDir,
-    input,
-    encoding: "utf8",
-    env: {
-      PATH: process.env["PATH"],
-      HOME: tmpdir(),
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_CONFIG_GLOBAL: "/dev/null",
-      GIT_AUTHOR_NAME: "Seed",
-      GIT_AUTHOR_EMAIL: "seed@example.com",
-      GIT_COMMITTER_NAME: "Seed",
-      GIT_COMMITTER_EMAIL: "seed@example.com",
-    },
-  }).trim();
-}
-
-/** The harness's database with a runtime that hosts repositories in `dataDir`. */
-function onDisk(h: Harness, dataDir: string) {
-  const runtime = new ServiceRuntime({
-    stores: h.runtime.stores,
-    secretKey: randomBytes(32),
-    singleProcess: false,
-    dataDir,
-  });
-  const events: PushEvent[] = [];
-  runtime.events.subscribe((event) => {
-    if (event.kind === "push") events.push(event);
-  });
-  return {
-    runtime,
-    events,
-    as: (user: User): Caller =>
-      createCaller({ runtime, actor: { user, method: "private_token", sudoBy: null }, system: false }),
-  };
-}
-
-/** How a call fares: "ok" or the tRPC error code. */
-async function outcome(run: () => Promise<unknown>): Promise<string> {
-  try {
-    await run();
-    return "ok";
-  } catch (error) {
-    return (error as { code: string }).code;
-  }
-}
+import { ZERO_SHA } from "@kiln/domain";
+import { describe, expect, it } from "vitest";
+import { git, outcome, scratchDataDirs, seededProject } from "../__tests__/disk.js";
+import { forEachDialect } from "../__tests__/harness.js";
 
 forEachDialect((h) => {
   describe("repository branches and tags (services)", () => {
-    let dataDir: string;
-    beforeEach(() => {
-      dataDir = mkdtempSync(join(tmpdir(), "kiln-branches-"));
-    });
-    afterEach(() => {
-      rmSync(dataDir, { recursive: true, force: true });
-    });
-
-    /** A project of a new owner, with one commit on master (its default branch) and a developer. */
-    async function seededProject() {
-      const disk = onDisk(h(), dataDir);
-      const owner = await h().user("owner");
-      const developer = await h().user("dev");
-      const { project } = await disk.as(owner).projects.create({ name: "web" });
-      await disk.as(owner).projectMembers.add({ id: project.id, user_id: developer.id, access_level: 30 });
-      const gitDir = join(dataDir, "repositories", `${project.id}.git`);
-      const tree = git(gitDir, ["mktree"], "");
-      const commit = git(gitDir, ["commit-tree", tree, "-m", "first"]);
-      git(gitDir, ["update-ref", "refs/heads/master", commit]);
-      await disk.as(owner).projects.update({ id: project.id, default_branch: "master" });
-      return { ...disk, owner, developer, project, gitDir, tree, commit };
-    }
+    const dataDir = scratchDataDirs("kiln-branches");
+    const seeded = () => seededProject(h(), dataDir());
 
     it("emits a push domain event for each branch and tag made or removed through the API", async () => {
-      const { as, owner, project, events, commit } = await seededProject();
+      const { as, owner, project, events, commit } = await seeded();
       await as(owner).repositoryBranches.create({ id: project.id, branch_name: "topic", ref: "master" });
       await as(owner).repositoryTags.create({ id: project.id, tag_name: "v1", ref: "topic" });
       await as(owner).repositoryBranches.remove({ id: project.id, branch: "topic" });
       await as(owner).repositoryTags.remove({ id: project.id, tag_name: "v1" });
-      expect(events.map((event) => [event.ref, event.before, event.after, event.userId])).toEqual([
+      const pushes = events.filter((event) => event.kind === "push");
+      expect(pushes.map((event) => [event.ref, event.before, event.after, event.userId])).toEqual([
         ["refs/heads/topic", ZERO_SHA, commit, owner.id],
         ["refs/tags/v1", ZERO_SHA, commit, owner.id],
         ["refs/heads/topic", commit, ZERO_SHA, owner.id],
@@ -99,7 +24,7 @@ forEachDialect((h) => {
     });
 
     it("keeps an archived project's refs as they are: developers may read but not change them", async () => {
-      const { as, owner, developer, project } = await seededProject();
+      const { as, owner, developer, project } = await seeded();
       await as(owner).projects.archive({ id: project.id });
       const dev = as(developer);
       expect((await dev.repositoryBranches.list({ id: project.id })).map((branch) => branch.name)).toEqual([
@@ -116,7 +41,7 @@ forEachDialect((h) => {
     });
 
     it("answers a tag of a tree with no commit instead of failing the whole list", async () => {
-      const { as, owner, project, gitDir, tree, commit } = await seededProject();
+      const { as, owner, project, gitDir, tree, commit } = await seeded();
       git(gitDir, ["tag", "tree-tag", tree]);
       git(gitDir, ["tag", "commit-tag", commit]);
       const tags = await as(owner).repositoryTags.list({ id: project.id });
@@ -127,7 +52,7 @@ forEachDialect((h) => {
     });
 
     it("changes the default branch only to a branch the repository has, moving HEAD with it", async () => {
-      const { as, owner, project, gitDir } = await seededProject();
+      const { as, owner, project, gitDir } = await seeded();
       await as(owner).repositoryBranches.create({ id: project.id, branch_name: "next", ref: "master" });
       const moved = await as(owner).projects.update({ id: project.id, default_branch: "next" });
       expect(moved.project.default_branch).toBe("next");

@@ -13,6 +13,7 @@ import { markTodo } from "../issuables/todos.js";
 import { type IssueView, type MergeRequestView, mergeRequestView } from "../issuables/views.js";
 import { acceptMergeRequest, cancelMergeWhenBuildSucceeds } from "../merge-requests/accept.js";
 import { createMergeRequest } from "../merge-requests/create.js";
+import { settleMergeRequest } from "../merge-requests/finish.js";
 import {
   closedIssues,
   listMergeRequests,
@@ -25,10 +26,14 @@ import { updateMergeRequest } from "../merge-requests/update.js";
 import { mutation, query, type SignedInContext } from "../operation.js";
 import { type TodoView, todoView } from "../todos/views.js";
 
-/** The merge request named by the input, readable by the caller, its status checked if it is unchecked. */
+/**
+ * The merge request named by the input, readable by the caller, a merge of it cut short by a crash
+ * finished, its status checked if it is unchecked.
+ */
 async function readable(ctx: SignedInContext, input: MergeRequestRefInput) {
   const access = await requireMergeRequest(ctx, input.id, input.merge_request_id);
-  const mergeRequest = await withCheckedStatus(ctx.runtime, access.mergeRequest);
+  const settled = await settleMergeRequest(ctx.runtime, access.mergeRequest);
+  const mergeRequest = await withCheckedStatus(ctx.runtime, settled);
   return { ...access, mergeRequest };
 }
 

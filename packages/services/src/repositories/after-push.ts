@@ -10,6 +10,7 @@ import {
   type User,
 } from "@kiln/domain";
 import { pushCommits, runGit, setDefaultBranch } from "@kiln/git";
+import type { Stores } from "@kiln/storage-kysely";
 import type { PushEvent } from "../domain-events.js";
 import { recordEvent } from "../events.js";
 import type { ServiceRuntime } from "../runtime.js";
@@ -105,24 +106,31 @@ async function adoptDefaultBranch(
   return { ...project, default_branch: branch };
 }
 
+/** A push described (its commits listed) but not yet recorded. */
+export interface DescribedPush {
+  /** One per ref, for the runtime's listeners once recorded. */
+  events: PushEvent[];
+  /** Appends a "pushed to" feed entry per ref, in the caller's transaction. */
+  record(tx: Stores): Promise<void>;
+}
+
 /**
- * What follows every accepted change of refs, however it came (a `git push`, a file commit, a
- * branch or tag made through the API): the first branch of an empty project becomes its default,
- * each ref gets a "pushed to" event with GitLab's push data (one transaction), and a push domain
- * event per ref goes to the runtime's listeners (webhooks, CI, merge requests). Answers the
- * project as it now is.
+ * Describes a change of refs for {@link afterPush}, or for a caller that records it in a
+ * transaction of its own (a merge records its push with the merge): lists each ref's commits as
+ * GitLab's push data has them. Reads git only, never the database; the commits are read from the
+ * moves' ids, so the refs need not have moved yet.
  */
-export async function afterPush(
+export async function describePush(
   runtime: ServiceRuntime,
   where: Location,
   pusher: User,
   moves: readonly RefMove[],
-): Promise<Project> {
-  if (moves.length === 0) return where.project;
-  const gitDir = repositoryStore(runtime).path(where.project.id);
-  const webUrl = `${runtime.baseUrl}/${where.namespace.path}/${where.project.path}`;
+): Promise<DescribedPush> {
+  const { project } = where;
+  const gitDir = repositoryStore(runtime).path(project.id);
+  const webUrl = `${runtime.baseUrl}/${where.namespace.path}/${project.path}`;
   const urlFor = (id: string) => `${webUrl}/commit/${id}`;
-  const exclude = await historyBefore(gitDir, where.project, moves);
+  const exclude = await historyBefore(gitDir, project, moves);
   const listed = await Promise.all(
     moves.map((move) =>
       pushCommits(
@@ -132,7 +140,6 @@ export async function afterPush(
       ),
     ),
   );
-  const project = await adoptDefaultBranch(runtime, where.project, moves);
   const repository = {
     name: project.name,
     url: `${webUrl}.git`,
@@ -155,12 +162,37 @@ export async function afterPush(
       totalCommits: total,
     };
   });
-  await runtime.stores.transaction(async (tx) => {
+  const record = async (tx: Stores) => {
     for (const event of events) {
       const data = pushData(event, { id: pusher.id, name: pusher.name }, repository);
       await recordEvent(tx, { projectId: project.id, authorId: pusher.id, action: EventAction.PUSHED, data });
     }
-  });
-  for (const event of events) runtime.events.emit(event);
+  };
+  return { events, record };
+}
+
+/** Raises a recorded push's domain events. */
+export function raisePush(runtime: ServiceRuntime, push: DescribedPush): void {
+  for (const event of push.events) runtime.events.emit(event);
+}
+
+/**
+ * What follows every accepted change of refs, however it came (a `git push`, a file commit, a
+ * branch or tag made through the API): the first branch of an empty project becomes its default,
+ * each ref gets a "pushed to" event with GitLab's push data (one transaction), and a push domain
+ * event per ref goes to the runtime's listeners (webhooks, CI, merge requests). Answers the
+ * project as it now is.
+ */
+export async function afterPush(
+  runtime: ServiceRuntime,
+  where: Location,
+  pusher: User,
+  moves: readonly RefMove[],
+): Promise<Project> {
+  if (moves.length === 0) return where.project;
+  const push = await describePush(runtime, where, pusher, moves);
+  const project = await adoptDefaultBranch(runtime, where.project, moves);
+  await runtime.stores.transaction((tx) => push.record(tx));
+  raisePush(runtime, push);
   return project;
 }

@@ -6,6 +6,7 @@ import * as m0004 from "./0004_protected_branches.js";
 import * as m0005 from "./0005_unicode_case_folding.js";
 import * as m0006 from "./0006_collaboration.js";
 import * as m0007 from "./0007_label_counters.js";
+import * as m0008 from "./0008_merge_intents.js";
 import * as m0011 from "./0011_settings_created_at.js";
 
 /**
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   "0005_unicode_case_folding": m0005,
   "0006_collaboration": m0006,
   "0007_label_counters": m0007,
+  "0008_merge_intents": m0008,
   "0011_settings_created_at": m0011,
 };
 
