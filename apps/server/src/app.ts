@@ -68,7 +68,28 @@ export interface RunningServer {
  * `KILN_ROOT_PASSWORD`, the generated root password is logged once, at warn level.
  */
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
-  const { database, runtime } = await openBackend(config);
+  const backend = await openBackend(config);
+  // What a failed start opened is closed again, so that the process can exit at once (a pg pool
+  // would keep it alive until its idle timeout).
+  const opened: Closable[] = [backend.database];
+  try {
+    return await serveBackend(config, log, backend, opened);
+  } catch (error) {
+    for (const resource of opened.reverse()) await resource.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+interface Closable {
+  close(): Promise<void>;
+}
+
+async function serveBackend(
+  config: Config,
+  log: Logger,
+  { database, runtime }: Backend,
+  opened: Closable[],
+): Promise<RunningServer> {
   // Open merge requests are checked again whenever a branch they involve moves.
   watchMergeRequests(runtime);
   const root = await ensureRootUser(runtime, config.rootPassword);
@@ -94,12 +115,14 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const runtimeDir = tmpdir().length > 64 ? "/tmp" : tmpdir();
   const gate = new PushGate({ runtimeDir });
   const housekeeping = await startGitHousekeeping(runtime, log, runtimeDir);
+  if (housekeeping) opened.push({ close: () => housekeeping.stop() });
   const git = createGitHttpHandler({ runtime, gate, log });
   const server = createHttpServer((req, res) => (api as RestHandler)(req, res), log, uploads, git);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, () => resolve());
   });
+  opened.push({ close: () => new Promise((resolve) => server.close(() => resolve())) });
   const port = (server.address() as AddressInfo).port;
   const baseUrl = config.baseUrl ?? `http://localhost:${port}`;
   runtime.baseUrl = baseUrl;

@@ -1,10 +1,13 @@
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:http";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { call, signIn } from "@kiln/testkit";
+import { createThrowawayPostgres, TEST_PG_URL_ENV } from "@kiln/storage-kysely/testing";
+import { call, postgresUnavailable, signIn } from "@kiln/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { runKiln, start } from "./support.js";
+import { ENTRY, runKiln, start } from "./support.js";
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -133,5 +136,35 @@ describe("bad configuration", () => {
     expect(code).toBe(1);
     expect(stderr.trim().split("\n")).toHaveLength(1);
     expect(stderr).toMatch(/^kiln: /);
+  });
+});
+
+describe.skipIf(postgresUnavailable() !== null)("a start that fails after opening PostgreSQL", () => {
+  it("closes the database and exits as soon as it says why (not after the pool's idle timeout)", async () => {
+    const database = await createThrowawayPostgres(process.env[TEST_PG_URL_ENV] as string);
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "0.0.0.0", resolve));
+    try {
+      const port = (taken.address() as { port: number }).port;
+      const child = spawn(process.execPath, [ENTRY, "serve"], {
+        env: { ...process.env, KILN_DATA_DIR: tempDir(), DATABASE_URL: database.url, PORT: String(port) },
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      let said = 0;
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+        said ||= performance.now();
+      });
+      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      const lingered = performance.now() - said;
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/^kiln: listen EADDRINUSE/);
+      // An open pg pool kept the process 10 s after its last line; closed, it ends at once.
+      expect(lingered).toBeLessThan(5_000);
+    } finally {
+      taken.close();
+      await database.drop();
+    }
   });
 });

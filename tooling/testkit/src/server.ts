@@ -93,10 +93,10 @@ export async function startKiln(options: StartOptions): Promise<KilnProcess> {
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
 
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`kiln did not start within ${options.readyTimeoutMs ?? 15_000} ms: ${stderr}`)),
-      options.readyTimeoutMs ?? 15_000,
-    );
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL"); // a server that never got ready must not outlive the test
+      reject(new Error(`kiln did not start within ${options.readyTimeoutMs ?? 15_000} ms: ${stderr}`));
+    }, options.readyTimeoutMs ?? 15_000);
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on("line", (line) => {
       let entry: Record<string, unknown>;
       try {
