@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { checkGitVersion, PushGate } from "@kiln/git";
 import { createRestHandler, type RestHandler } from "@kiln/rest-adapter";
-import { ensureRootUser, ServiceRuntime, watchMergeRequests } from "@kiln/services";
+import { ensureRootUser, ServiceRuntime, sealImportUrls, watchMergeRequests } from "@kiln/services";
 import { migrateToLatest, type OpenDatabase, openDatabase, Stores } from "@kiln/storage-kysely";
 import { type Config, ConfigError } from "./config.js";
 import { ensureDataDir, loadOrCreateSecretKey } from "./data-dir.js";
@@ -45,6 +45,8 @@ export async function openBackend(config: Config): Promise<Backend> {
     singleProcess: database.dialect === "sqlite",
     dataDir: config.dataDir,
   });
+  // Import URLs stored in the clear before they were sealed (the migration has no key).
+  await sealImportUrls(runtime);
   return { database, runtime };
 }
 

@@ -129,7 +129,7 @@ export function presentProject(
       view.forkedFrom.namespace,
       context,
     );
-  if (project.issues_enabled) json.open_issues_count = project.open_issues_count;
+  if (project.issues_enabled) json.open_issues_count = view.openIssuesCount;
   if (view.runnersToken !== null) json.runners_token = view.runnersToken;
   if (withPermissions) {
     json.permissions = {

@@ -6,6 +6,7 @@ import * as m0004 from "./0004_protected_branches.js";
 import * as m0005 from "./0005_unicode_case_folding.js";
 import * as m0006 from "./0006_collaboration.js";
 import * as m0007 from "./0007_label_counters.js";
+import * as m0009 from "./0009_public_issues_sealed_imports.js";
 
 /**
  * Every migration, registered statically so the server still finds them once bundled.
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   "0005_unicode_case_folding": m0005,
   "0006_collaboration": m0006,
   "0007_label_counters": m0007,
+  "0009_public_issues_sealed_imports": m0009,
 };
 
 /** The static migration provider. */
