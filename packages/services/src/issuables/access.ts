@@ -43,7 +43,11 @@ function involves(issuable: Issue | MergeRequest, user: User | null): boolean {
  * the project (GitLab 8.13+'s `issuable_policy.rb`: a guest of a private project reads only
  * the merge requests they wrote or are assigned to).
  */
-export function mayReadMergeRequest(access: ProjectAccess, mergeRequest: MergeRequest, user: User | null) {
+export function mayReadMergeRequest(
+  access: ProjectAccess,
+  mergeRequest: MergeRequest,
+  user: User | null,
+): boolean {
   if (access.allows("read_merge_request")) return true;
   return access.allows("read_project") && involves(mergeRequest, user);
 }
