@@ -8,6 +8,7 @@ import {
   finishInterruptedMerges,
   reclaimUploadLeftovers,
   ServiceRuntime,
+  sealImportUrls,
   watchMergeRequests,
 } from "@kiln/services";
 import { migrateToLatest, type OpenDatabase, openDatabase, Stores } from "@kiln/storage-kysely";
@@ -52,6 +53,8 @@ export async function openBackend(config: Config): Promise<Backend> {
     singleProcess: database.dialect === "sqlite",
     dataDir: config.dataDir,
   });
+  // Import URLs stored in the clear before they were sealed (the migration has no key).
+  await sealImportUrls(runtime);
   return { database, runtime };
 }
 

@@ -178,7 +178,7 @@ onEachDatabase("merge requests", (ctx) => {
 
       const all = await ctx().api<Reply[]>({
         path: MRS(),
-        token: people().guest.token,
+        token: people().reporter.token,
         query: { per_page: 100 },
       });
       expect(all.status).toBe(200);
@@ -328,13 +328,13 @@ onEachDatabase("merge requests", (ctx) => {
       const marked = await ctx().api({
         method: "POST",
         path: `${MRS()}/${mr.id}/todo`,
-        token: people().guest.token,
+        token: people().reporter.token,
       });
       expect(marked.status).toBe(200);
       const closed = await put({ state_event: "close" });
       expect(closed.body.state).toBe("closed");
       // Closed: the todos on it are done.
-      const pending = await ctx().api<TodoJson[]>({ path: "/todos", token: people().guest.token });
+      const pending = await ctx().api<TodoJson[]>({ path: "/todos", token: people().reporter.token });
       expect(pending.body.map((todo) => todo.target.id)).not.toContain(mr.id);
       // Closing again, or "merge" on edit, changes nothing.
       expect((await put({ state_event: "close" })).body.state).toBe("closed");
@@ -388,7 +388,11 @@ onEachDatabase("merge requests", (ctx) => {
     it("marks a todo (200, then 304)", async () => {
       const mr = (await open({ source_branch: topic().name, target_branch: "master", title: "Todo" })).body;
       const mark = () =>
-        ctx().api<TodoJson>({ method: "POST", path: `${MRS()}/${mr.id}/todo`, token: people().guest.token });
+        ctx().api<TodoJson>({
+          method: "POST",
+          path: `${MRS()}/${mr.id}/todo`,
+          token: people().reporter.token,
+        });
       const first = await mark();
       expect(first.status).toBe(200);
       expect(first.body).toMatchObject({

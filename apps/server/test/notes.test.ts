@@ -149,30 +149,30 @@ onEachDatabase("notes API", (ctx) => {
       const created = await api<MergeRequestCommentJson>({
         method: "POST",
         path: `${base}/comments`,
-        token: token("guest"),
+        token: token("reporter"),
         json: { note: `Via ${kind}` },
       });
       expect(created.status, created.text).toBe(201);
       expect(MergeRequestCommentJson.strict().parse(created.body)).toEqual({
         note: `Via ${kind}`,
-        author: expect.objectContaining({ username: "nt-guest" }),
+        author: expect.objectContaining({ username: "nt-reporter" }),
       });
       const listed = await api<MergeRequestCommentJson[]>({
         path: `${base}/comments`,
-        token: token("guest"),
+        token: token("reporter"),
       });
       expect(listed.status).toBe(200);
       for (const comment of listed.body) MergeRequestCommentJson.strict().parse(comment);
       expect(listed.body.at(-1)?.note).toBe(`Via ${kind}`);
       expect(listed.headers.get("x-total")).toBe(String(listed.body.length));
       // The comment is a note like any other.
-      const notes = await api<NoteJson[]>({ path: `${base}/notes`, token: token("guest") });
+      const notes = await api<NoteJson[]>({ path: `${base}/notes`, token: token("reporter") });
       expect(notes.body.map((note) => note.body)).toContain(`Via ${kind}`);
     }
     const blank = await api({
       method: "POST",
       path: `/projects/${cast.private.id}/merge_requests/${mergeRequest.id}/comments`,
-      token: token("guest"),
+      token: token("reporter"),
       json: { note: "  " },
     });
     expect(blank.status).toBe(400);

@@ -346,4 +346,44 @@ onEachDatabase("todos API", (ctx) => {
     expect(hidden).toMatchObject({ status: 404, body: { message: "404 Todo Not Found" } });
     expect((await api({ method: "DELETE", path: "/todos", token: guest.token })).text).toBe("2");
   });
+
+  it("hides todos on merge requests of a private project from its guests, but theirs, and gives them no new ones", async () => {
+    const demoted = await member(20);
+    const guest = await member(10);
+    seedRepository(ctx().server, cast.private.id, [
+      { message: "Initial", files: { "README.md": "kiln\n" } },
+      { branch: "mentioned", message: "Mentioned", files: { "m.txt": "m\n" } },
+      { branch: "assigned", message: "Assigned", files: { "a.txt": "a\n" } },
+    ]);
+    const open = async (source_branch: string, json: Record<string, unknown>) => {
+      const res = await api<MergeRequestJson>({
+        method: "POST",
+        path: `/projects/${cast.private.id}/merge_requests`,
+        token: owner().token,
+        json: { source_branch, target_branch: "master", title: source_branch, ...json },
+      });
+      expect(res.status, res.text).toBe(200);
+      return res.body;
+    };
+    const mentioned = await open("mentioned", { description: `@${demoted.username} @${guest.username}` });
+    const assigned = await open("assigned", { assignee_id: demoted.id });
+    const before = await todosOf(demoted);
+    expect(before.map((todo) => todo.target.id)).toEqual([assigned.id, mentioned.id]);
+    // A guest may not read them: no todo for the mention.
+    expect(await todosOf(guest)).toEqual([]);
+
+    const demotion = await api({
+      method: "PUT",
+      path: `/projects/${cast.private.id}/members/${demoted.id}`,
+      token: owner().token,
+      json: { access_level: 10 },
+    });
+    expect(demotion.status).toBe(200);
+    const res = await api<TodoJson[]>({ path: "/todos", token: demoted.token, query: { per_page: 1 } });
+    expect(res.body.map((todo) => todo.target.id)).toEqual([assigned.id]);
+    expect(res.headers.get("x-total")).toBe("1");
+    const hidden = await api({ method: "DELETE", path: `/todos/${before[1]?.id}`, token: demoted.token });
+    expect(hidden).toMatchObject({ status: 404, body: { message: "404 Todo Not Found" } });
+    expect((await api({ method: "DELETE", path: "/todos", token: demoted.token })).text).toBe("1");
+  });
 });

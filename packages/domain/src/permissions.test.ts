@@ -8,6 +8,7 @@ import {
   type GroupAbility,
   PROJECT_ABILITIES,
   type ProjectAbility,
+  readsConfidentialIssues,
 } from "./permissions.js";
 
 const { NONE, GUEST, REPORTER, DEVELOPER, MASTER, OWNER } = AccessLevel;
@@ -25,9 +26,9 @@ const EXPECTED: Record<ProjectAbility, { member: AccessLevel; nonMember: boolean
   create_note: { member: GUEST, nonMember: true },
   read_label: { member: GUEST, nonMember: true },
   read_milestone: { member: GUEST, nonMember: true },
-  read_merge_request: { member: GUEST, nonMember: true },
   read_project_member: { member: GUEST, nonMember: true },
   upload_file: { member: GUEST, nonMember: true },
+  read_merge_request: { member: REPORTER, nonMember: true },
   download_code: { member: REPORTER, nonMember: true },
   fork_project: { member: REPORTER, nonMember: true },
   update_issue: { member: REPORTER, nonMember: false },
@@ -121,6 +122,15 @@ describe("project abilities", () => {
     expect(can({ isAdmin: false, external: false, accessLevel: NONE }, privateProject, "read_build")).toBe(
       false,
     );
+  });
+});
+
+describe("confidential issues", () => {
+  it("reporters and above and administrators read every one; guests and non-members do not", () => {
+    const reads = (accessLevel: AccessLevel, isAdmin = false) =>
+      readsConfidentialIssues({ isAdmin, accessLevel });
+    expect(LEVELS.filter((level) => reads(level))).toEqual([REPORTER, DEVELOPER, MASTER, OWNER]);
+    expect(reads(NONE, true)).toBe(true);
   });
 });
 

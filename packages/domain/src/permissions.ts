@@ -12,10 +12,10 @@ export type ProjectAbility =
   | "create_note"
   | "read_label"
   | "read_milestone"
-  | "read_merge_request"
   | "read_project_member"
   | "upload_file"
   // reporter
+  | "read_merge_request"
   | "download_code"
   | "fork_project"
   | "update_issue"
@@ -58,9 +58,11 @@ export const PROJECT_ABILITY_LEVELS: Readonly<Record<ProjectAbility, AccessLevel
   create_note: AccessLevel.GUEST,
   read_label: AccessLevel.GUEST,
   read_milestone: AccessLevel.GUEST,
-  read_merge_request: AccessLevel.GUEST,
   read_project_member: AccessLevel.GUEST,
   upload_file: AccessLevel.GUEST,
+  // GitLab 8.13 took merge requests of private projects from guests ("Make guests unable to view
+  // MRs"): they show the code. Anyone a project is open to still reads them (NON_MEMBER_ABILITIES).
+  read_merge_request: AccessLevel.REPORTER,
   download_code: AccessLevel.REPORTER,
   fork_project: AccessLevel.REPORTER,
   update_issue: AccessLevel.REPORTER,
@@ -165,6 +167,15 @@ export function can(subject: Subject, project: ProjectFacts, ability: ProjectAbi
   if (!openTo(subject, project)) return false;
   if (ability === "read_build") return project.publicBuilds;
   return NON_MEMBER_ABILITIES.has(ability);
+}
+
+/**
+ * True when the subject reads every confidential issue of a project it may read: administrators,
+ * reporters and above (GitLab 8.x's `read_confidential_issues`). Others read only the confidential
+ * issues they wrote or are assigned to.
+ */
+export function readsConfidentialIssues(subject: Pick<Subject, "isAdmin" | "accessLevel">): boolean {
+  return subject.isAdmin || subject.accessLevel >= AccessLevel.REPORTER;
 }
 
 /** Where a user's access to a project can come from. */

@@ -23,9 +23,11 @@ export interface Project {
   public_builds: boolean;
   only_allow_merge_if_build_succeeds: boolean;
   creator_id: number | null;
-  import_url: string | null;
   star_count: number;
+  /** Open (opened and reopened) issues. */
   open_issues_count: number;
+  /** Open issues that are not confidential: the count for those who may not read every confidential one. */
+  public_open_issues_count: number;
   created_at: string;
   updated_at: string;
   last_activity_at: string;

@@ -74,6 +74,7 @@ export { todos } from "./operations/todos.js";
 export { tokens } from "./operations/tokens.js";
 export { attachmentLimitBytes, type LocatedUpload, uploads } from "./operations/uploads.js";
 export { type UserView, users } from "./operations/users.js";
+export { importUrlOf, sealImportUrls } from "./projects/import-urls.js";
 export type { ProjectView } from "./projects/views.js";
 export {
   decideGitAccess,

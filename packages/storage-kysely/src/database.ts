@@ -75,11 +75,20 @@ export interface ApplicationSettingsTable {
   updated_at: string;
 }
 
-/** `projects`, with the runners token as a digest (lookup) and sealed (display to masters). */
-export interface ProjectsTable extends Omit<Stored<Project>, "id" | "star_count" | "open_issues_count"> {
+/**
+ * `projects`, with the runners token as a digest (lookup) and sealed (display to masters), and the
+ * import URL sealed.
+ */
+export interface ProjectsTable
+  extends Omit<Stored<Project>, "id" | "star_count" | "open_issues_count" | "public_open_issues_count"> {
   id: Generated<number>;
   star_count: Generated<number>;
   open_issues_count: Generated<number>;
+  public_open_issues_count: Generated<number>;
+  /** The import URL sealed with the server key (it may carry credentials). */
+  import_url_sealed: string | null;
+  /** Import URLs in the clear, from before they were sealed: emptied when the server starts. */
+  import_url: string | null;
   /** With `open_issues_count` (opened and reopened), the issues in each state, kept by the issue store. */
   closed_issues_count: Generated<number>;
   /** The merge requests in each state (open: opened and reopened), kept by the merge request store. */

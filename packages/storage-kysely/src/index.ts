@@ -14,7 +14,7 @@ export type { Database } from "./database.js";
 export { isUniqueViolation, UniqueViolation } from "./errors.js";
 export { type MigrationReport, migrateToLatest } from "./migrate.js";
 export type { CountMode } from "./queries.js";
-export type { NewEvent } from "./stores/events.js";
+export type { EventFilter, NewEvent } from "./stores/events.js";
 export type { HookPatch, HookStore, NewHook } from "./stores/hooks.js";
 export type { InternalIdStore, InternalIdUsage } from "./stores/internal-ids.js";
 export type { IssuablePartsStore, IssuablePointers, StoredIssuableParts } from "./stores/issuable-parts.js";

@@ -23,7 +23,7 @@ for (const dialect of testDialects()) {
         await opened.close();
       });
 
-      it("creates a project with every field, booleans as booleans, and no runners token", async () => {
+      it("creates a project with every field, booleans as booleans, and no secrets", async () => {
         const { user, namespace } = await createAccount(stores, "alice");
         const created = await stores.projects.create(
           newProject(namespace.id, "kiln", {
@@ -32,7 +32,7 @@ for (const dialect of testDialects()) {
             default_branch: "main",
             visibility_level: Visibility.INTERNAL,
             creator_id: user.id,
-            import_url: "https://example.com/kiln.git",
+            import_url_sealed: "url-sealed",
             archived: true,
             issues_enabled: false,
             builds_enabled: false,
@@ -51,7 +51,6 @@ for (const dialect of testDialects()) {
           default_branch: "main",
           visibility_level: Visibility.INTERNAL,
           creator_id: user.id,
-          import_url: "https://example.com/kiln.git",
           archived: true,
           issues_enabled: false,
           merge_requests_enabled: true,
@@ -61,11 +60,13 @@ for (const dialect of testDialects()) {
           only_allow_merge_if_build_succeeds: true,
           star_count: 0,
           open_issues_count: 0,
+          public_open_issues_count: 0,
         });
         expect(created.created_at).toMatch(ISO);
         expect(created.updated_at).toBe(created.created_at);
         expect(created.last_activity_at).toBe(created.created_at);
-        expect(Object.keys(created).filter((key) => key.startsWith("runners"))).toEqual([]);
+        expect(Object.keys(created).filter((key) => /^(runners|import)/.test(key))).toEqual([]);
+        expect(await stores.projects.sealedImportUrl(created.id)).toBe("url-sealed");
         expect(await stores.projects.findById(created.id)).toEqual(created);
         expect(await stores.projects.sealedRunnersTokens([created.id, created.id + 1000])).toEqual(
           new Map([[created.id, "rt-sealed"]]),

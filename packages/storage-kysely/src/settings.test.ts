@@ -4,7 +4,7 @@ import { describeStores } from "./__tests__/store-suite.js";
 import { migrateToLatest } from "./migrate.js";
 import { migrationProvider } from "./migrations/index.js";
 
-// The settings row has real `created_at` and `updated_at` from the first start on (migration 0011),
+// The settings row has real `created_at` and `updated_at` from the first start on (migration 0010),
 // which GET /application/settings shows.
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -50,7 +50,7 @@ describeStores("settings", (ctx) => {
     };
     await down();
     await sql`delete from application_settings`.execute(db);
-    expect((await migrateToLatest(db)).applied).toContain("0011_settings_created_at");
+    expect((await migrateToLatest(db)).applied).toContain("0010_settings_created_at");
     const inserted = await ctx.stores.settings.stamps();
     expect(inserted.created_at).toMatch(ISO);
     expect(inserted.updated_at).toBe(inserted.created_at);

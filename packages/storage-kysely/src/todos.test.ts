@@ -1,7 +1,7 @@
 import { TodoAction, Visibility } from "@kiln/domain";
 import { expect, it } from "vitest";
 import { createIssue, createMergeRequest, createWorkspace } from "./__tests__/collaboration.js";
-import { ALL, createAccount, createProject, ids } from "./__tests__/fixtures.js";
+import { ALL, createAccount, createGroup, createProject, ids } from "./__tests__/fixtures.js";
 import { describeStores } from "./__tests__/store-suite.js";
 import type { NewTodo } from "./stores/todos.js";
 
@@ -196,5 +196,66 @@ describeStores("todo store", (ctx) => {
     expect((await ctx.stores.todos.findPending(user.id, { type: "Issue", id: h.id }))?.project_id).toBe(
       hidden.id,
     );
+  });
+
+  it("leaves out todos on merge requests the user may not read: level below the one given, closed project, not theirs", async () => {
+    const { user } = await createWorkspace(ctx.stores, "jack");
+    const { user: owner, namespace } = await createAccount(ctx.stores, "kate");
+    const group = await createGroup(ctx.stores, "team");
+    const asGuest = await createProject(ctx.stores, namespace.id, "as-guest");
+    const asReporter = await createProject(ctx.stores, namespace.id, "as-reporter");
+    const publicOne = await createProject(ctx.stores, namespace.id, "public", {
+      visibility_level: Visibility.PUBLIC,
+    });
+    const inGroup = await createProject(ctx.stores, group.id, "in-group");
+    const shared = await createProject(ctx.stores, namespace.id, "shared");
+    await ctx.stores.projectMembers.add(asGuest.id, user.id, 10);
+    await ctx.stores.projectMembers.add(asReporter.id, user.id, 20);
+    await ctx.stores.groupMembers.add(group.id, user.id, 20);
+    // Reporter in a group the project is shared with as guests: a guest there.
+    const sharing = await createGroup(ctx.stores, "sharing");
+    await ctx.stores.groupMembers.add(sharing.id, user.id, 30);
+    await ctx.stores.shares.add(shared.id, sharing.id, 10);
+    const todoOn = async (
+      projectId: number,
+      overrides: { author_id?: number; assignee_id?: number } = {},
+    ) => {
+      const mr = await createMergeRequest(
+        ctx.stores,
+        projectId,
+        `topic-${projectId}-${Object.keys(overrides)}`,
+        {
+          author_id: owner.id,
+          ...overrides,
+        },
+      );
+      return (await ctx.stores.todos.createPending(
+        todo(user.id, projectId, { type: "MergeRequest", id: mr.id }),
+      ))!;
+    };
+    const guestOnly = await todoOn(asGuest.id);
+    const authored = await todoOn(asGuest.id, { author_id: user.id });
+    const assigned = await todoOn(asGuest.id, { assignee_id: user.id });
+    const reporter = await todoOn(asReporter.id);
+    const open = await todoOn(publicOne.id);
+    const group20 = await todoOn(inGroup.id);
+    const sharedGuest = await todoOn(shared.id);
+    const issue = await createIssue(ctx.stores, asGuest.id, "an issue");
+    const onIssue = (await ctx.stores.todos.createPending(
+      todo(user.id, asGuest.id, { type: "Issue", id: issue.id }),
+    ))!;
+
+    const reader = { userId: user.id, external: false, minLevel: 20 };
+    const listed = ids(
+      (await ctx.stores.todos.list(user.id, { mergeRequestsReadableBy: reader }, ALL)).items,
+    );
+    expect(listed).toEqual([onIssue.id, group20.id, open.id, reporter.id, assigned.id, authored.id]);
+    expect(listed).not.toContain(guestOnly.id);
+    expect(listed).not.toContain(sharedGuest.id);
+    // The level given decides: at guest level they all show.
+    const asGuests = { mergeRequestsReadableBy: { ...reader, minLevel: 10 } };
+    expect((await ctx.stores.todos.list(user.id, asGuests, ALL)).total).toBe(8);
+    expect(await ctx.stores.todos.markAllDone(user.id, { mergeRequestsReadableBy: reader })).toBe(6);
+    expect((await ctx.stores.todos.findById(guestOnly.id))?.state).toBe("pending");
   });
 });

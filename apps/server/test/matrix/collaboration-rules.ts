@@ -3,11 +3,13 @@
  * independently of the server's own permission table (`@kiln/domain`'s `can` is never called
  * here), so that the permission matrix can catch a wrong entry in it.
  *
- * Sources: GitLab 8.15's `app/policies/project_policy.rb` (guests read issues and merge requests
- * and create issues and notes; reporters administer issues and labels; developers create and
- * update merge requests; masters administer milestones and notes and merge into protected
- * branches; owners destroy issues and merge requests), `issue_policy.rb` (confidential issues),
- * `lib/api/{issues,merge_requests,notes,labels,milestones}.rb` and the v3 spec.
+ * Sources: GitLab 8.15's `app/policies/project_policy.rb` (guests read issues and create issues
+ * and notes; reporters read merge requests (since 8.13: "Make guests unable to view MRs" on
+ * private projects) and administer issues and labels; developers create and update merge
+ * requests; masters administer milestones and notes and merge into protected branches; owners
+ * destroy issues and merge requests), `issue_policy.rb` (confidential issues),
+ * `issuable_policy.rb` (authors and assignees), `lib/api/{issues,merge_requests,notes,labels,
+ * milestones}.rb` and the v3 spec.
  */
 import {
   DEVELOPER,
@@ -27,8 +29,13 @@ const members = (min: number, open = false): Rule => ({ who: "members", min, ope
 
 /** The rules of the collaboration routes, by ability. */
 export const COLLABORATION_RULES = {
-  /** read_issue, read_merge_request, read_label, read_milestone: guests, and anyone the project is open to. */
+  /** read_issue, read_label, read_milestone: guests, and anyone the project is open to. */
   read: members(GUEST, true),
+  /**
+   * read_merge_request: reporters, and anyone the project is open to; so not guests of private
+   * projects, nor external guests of internal ones (their merge request routes answer 403).
+   */
+  readMergeRequests: members(REPORTER, true),
   /** create_issue, create_note: guests, and anyone the project is open to. */
   participate: members(GUEST, true),
   /** update_issue, admin_issue (move), admin_label: reporters. */

@@ -9,14 +9,20 @@ export const by =
     projectStatus(rule, role, visibility, success);
 
 /**
- * What a list of the fixture issues answers to a role: `200 [confidential,issue]` to those who may
- * read the confidential one, `200 [issue]` to other readers, else the rule's error.
+ * What a list of the fixture issues answers to a role, when `rule` says who may ask for it:
+ * `200 [confidential,issue]` to those who may read the confidential one, `200 [issue]` to other
+ * readers, else the rule's error.
  */
-export function expectedIssues(role: Role, visibility: Visibility): number | string {
-  const code = by(C.read, 200)(role, visibility);
-  if (code !== 200) return code;
-  return readsConfidential(role, visibility) ? "200 [confidential,issue]" : "200 [issue]";
-}
+export const expectedIssuesBy =
+  (rule: Rule) =>
+  (role: Role, visibility: Visibility): number | string => {
+    const code = by(rule, 200)(role, visibility);
+    if (code !== 200) return code;
+    return readsConfidential(role, visibility) ? "200 [confidential,issue]" : "200 [issue]";
+  };
+
+/** {@link expectedIssuesBy} the rule of reading issues. */
+export const expectedIssues = expectedIssuesBy(C.read);
 
 /** The outcome of a list of fixture issues, as {@link expectedIssues} puts it (other ids by number). */
 export function listedIssues(site: Site, res: { status: number; body: unknown }): number | string {

@@ -1,7 +1,7 @@
 import type { MergeRequestJson } from "@kiln/schemas";
 import type { CollaborationRoute, Kit, Site } from "./collaboration-fixtures.js";
 import { ASSIGNEE, COLLABORATION_RULES as C, mergeStatus } from "./collaboration-rules.js";
-import { by, expectedIssues, listedIssues } from "./issue-routes.js";
+import { by, expectedIssuesBy, listedIssues } from "./issue-routes.js";
 import type { Role, Visibility } from "./rules.js";
 
 const MR = (site: Site, mr: MergeRequestJson = site.mergeRequest) =>
@@ -20,34 +20,43 @@ export function mergeRequestRoutes(kit: Kit): CollaborationRoute[] {
   return [
     {
       route: "GET /projects/:id/merge_requests",
-      expect: by(C.read, 200),
+      expect: by(C.readMergeRequests, 200),
       run: (site, role) => status(role, { path: `/projects/${site.project.id}/merge_requests` }),
     },
     {
       route: "GET /projects/:id/merge_requests/:merge_request_id",
-      expect: by(C.read, 200),
+      expect: by(C.readMergeRequests, 200),
       run: (site, role) => status(role, { path: MR(site) }),
     },
     {
       route: "GET /projects/:id/merge_request/:merge_request_id (singular)",
-      expect: by(C.read, 200),
+      expect: by(C.readMergeRequests, 200),
       run: (site, role) =>
         status(role, { path: `/projects/${site.project.id}/merge_request/${site.mergeRequest.id}` }),
     },
     {
+      // Its assignee reads it whatever their level (GitLab's issuable_policy.rb).
+      route: "GET /projects/:id/merge_requests/:merge_request_id (assigned to a guest)",
+      expect: (role, visibility) => {
+        const code = by(C.readMergeRequests, 200)(role, visibility);
+        return code === 403 && role === ASSIGNEE ? 200 : code;
+      },
+      run: (site, role) => status(role, { path: MR(site, site.assignedMergeRequest) }),
+    },
+    {
       route: "GET /projects/:id/merge_requests/:merge_request_id/commits",
-      expect: by(C.read, 200),
+      expect: by(C.readMergeRequests, 200),
       run: (site, role) => status(role, { path: `${MR(site)}/commits` }),
     },
     {
       route: "GET /projects/:id/merge_requests/:merge_request_id/changes",
-      expect: by(C.read, 200),
+      expect: by(C.readMergeRequests, 200),
       run: (site, role) => status(role, { path: `${MR(site)}/changes` }),
     },
     {
       // It closes both fixture issues; the confidential one is listed only to those who may read it.
       route: "GET /projects/:id/merge_requests/:merge_request_id/closes_issues",
-      expect: expectedIssues,
+      expect: expectedIssuesBy(C.readMergeRequests),
       run: async (site, role) =>
         listedIssues(site, await kit.as(role, { path: `${MR(site)}/closes_issues` })),
     },
@@ -132,7 +141,7 @@ export function mergeRequestRoutes(kit: Kit): CollaborationRoute[] {
     },
     {
       route: "POST /projects/:id/merge_requests/:merge_request_id/subscription",
-      expect: by(C.read, 201),
+      expect: by(C.readMergeRequests, 201),
       run: async (site, role) => {
         await kit.as(role, { method: "DELETE", path: `${MR(site)}/subscription` });
         return status(role, { method: "POST", path: `${MR(site)}/subscription` });
@@ -140,7 +149,7 @@ export function mergeRequestRoutes(kit: Kit): CollaborationRoute[] {
     },
     {
       route: "DELETE /projects/:id/merge_requests/:merge_request_id/subscription",
-      expect: by(C.read, 200),
+      expect: by(C.readMergeRequests, 200),
       run: async (site, role) => {
         await kit.as(role, { method: "POST", path: `${MR(site)}/subscription` });
         return status(role, { method: "DELETE", path: `${MR(site)}/subscription` });
@@ -148,7 +157,7 @@ export function mergeRequestRoutes(kit: Kit): CollaborationRoute[] {
     },
     {
       route: "POST /projects/:id/merge_requests/:merge_request_id/todo",
-      expect: by(C.read, 200),
+      expect: by(C.readMergeRequests, 200),
       run: (site, role) => status(role, { method: "POST", path: `${MR(site)}/todo` }),
     },
   ];

@@ -1,30 +1,45 @@
 import type { CollaborationRoute, Kit, Site } from "./collaboration-fixtures.js";
 import { COLLABORATION_RULES as C, readsConfidential } from "./collaboration-rules.js";
 import { by } from "./issue-routes.js";
-import { type Role, signedIn, type Visibility } from "./rules.js";
+import { type Role, type Rule, signedIn, type Visibility } from "./rules.js";
 
-/** Where notes hang: the fixture issue or the fixture merge request, and root's note there. */
+/**
+ * Where notes hang: the fixture issue or the fixture merge request, and root's note there. `by`
+ * is the status of a note route's rule there.
+ */
 interface Noteable {
   kind: "issues" | "merge_requests";
   name: string;
   id: (site: Site) => number;
   note: (site: Site) => number;
+  by: typeof by;
 }
 
+/**
+ * The status of a note route on the fixture merge request: as its rule says for those who may
+ * read the merge request, 404 for those who read the project but not it (GitLab 8.13+'s note
+ * routes answer `not_found!` for a noteable the caller may not read).
+ */
+const onMergeRequest =
+  (rule: Rule, success: number) =>
+  (role: Role, visibility: Visibility): number =>
+    by(C.readMergeRequests, success)(role, visibility) === 403 ? 404 : by(rule, success)(role, visibility);
+
 const NOTEABLES: Noteable[] = [
-  { kind: "issues", name: "issue_id", id: (site) => site.issue.id, note: (site) => site.issueNote },
+  { kind: "issues", name: "issue_id", id: (site) => site.issue.id, note: (site) => site.issueNote, by },
   {
     kind: "merge_requests",
     name: "merge_request_id",
     id: (site) => site.mergeRequest.id,
     note: (site) => site.mergeRequestNote,
+    by: onMergeRequest,
   },
 ];
 
 /**
  * The note rows, on issues and on merge requests: list, read, create, edit and delete root's
  * notes (their author, masters and administrators), and edit one's own; notes of a confidential
- * issue are as hidden as the issue.
+ * issue are as hidden as the issue, and those of a merge request from those who may not read it.
  */
 export function noteRoutes(kit: Kit): CollaborationRoute[] {
   const status = async (role: Role, request: Parameters<Kit["as"]>[1]) =>
@@ -35,23 +50,23 @@ export function noteRoutes(kit: Kit): CollaborationRoute[] {
     return [
       {
         route: route("GET NOTES"),
-        expect: by(C.read, 200),
+        expect: on.by(C.read, 200),
         run: (site, role) => status(role, { path: notes(site) }),
       },
       {
         route: route("GET NOTES/:note_id"),
-        expect: by(C.read, 200),
+        expect: on.by(C.read, 200),
         run: (site, role) => status(role, { path: `${notes(site)}/${on.note(site)}` }),
       },
       {
         route: route("POST NOTES"),
-        expect: by(C.participate, 201),
+        expect: on.by(C.participate, 201),
         run: (site, role) =>
           status(role, { method: "POST", path: notes(site), json: { body: `By ${role}` } }),
       },
       {
         route: route("PUT NOTES/:note_id (root's note)"),
-        expect: by(C.administer, 200),
+        expect: on.by(C.administer, 200),
         run: (site, role) =>
           status(role, {
             method: "PUT",
@@ -62,7 +77,7 @@ export function noteRoutes(kit: Kit): CollaborationRoute[] {
       {
         // Everyone who may write a note may edit it: the cell writes one, then edits it.
         route: route("PUT NOTES/:note_id (own note)"),
-        expect: by(C.participate, 200),
+        expect: on.by(C.participate, 200),
         run: async (site, role) => {
           const made = await kit.as<{ id: number }>(role, {
             method: "POST",
@@ -79,7 +94,7 @@ export function noteRoutes(kit: Kit): CollaborationRoute[] {
       },
       {
         route: route("DELETE NOTES/:note_id (root's note)"),
-        expect: by(C.administer, 200),
+        expect: on.by(C.administer, 200),
         run: async (site, role) => {
           const note = await kit.records.note(site.project, on.kind, on.id(site));
           return status(role, { method: "DELETE", path: `${notes(site)}/${note}` });
@@ -96,14 +111,15 @@ export function noteRoutes(kit: Kit): CollaborationRoute[] {
   return [
     ...routes,
     {
-      // GitLab 8.x's deprecated comments: the same notes, the same rights.
+      // GitLab 8.x's deprecated comments: the same notes, but merge request routes (403, not 404).
       route: "GET /projects/:id/merge_requests/:merge_request_id/comments",
-      expect: by(C.read, 200),
+      expect: by(C.readMergeRequests, 200),
       run: (site, role) => status(role, { path: comments(site) }),
     },
     {
+      // Commenting needs create_note, and the merge request readable (403 as its other routes).
       route: "POST /projects/:id/merge_requests/:merge_request_id/comments",
-      expect: by(C.participate, 201),
+      expect: by(C.readMergeRequests, 201),
       run: (site, role) =>
         status(role, { method: "POST", path: comments(site), json: { note: `By ${role}` } }),
     },

@@ -127,7 +127,7 @@ export function presentProject(view: ProjectView, context: PresentContext, withA
       view.forkedFrom.namespace,
       context,
     );
-  if (project.issues_enabled) json.open_issues_count = project.open_issues_count;
+  if (project.issues_enabled) json.open_issues_count = view.openIssuesCount;
   if (!withAccess) return json;
   if (view.runnersToken !== null) json.runners_token = view.runnersToken;
   json.permissions = {

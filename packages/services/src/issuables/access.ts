@@ -1,10 +1,10 @@
 import {
-  AccessLevel,
   forbidden,
   type Issue,
   type MergeRequest,
   notFound,
   type ProjectAbility,
+  readsConfidentialIssues,
   type User,
 } from "@kiln/domain";
 import type { ConfidentialFilter } from "@kiln/storage-kysely";
@@ -28,9 +28,28 @@ export interface MergeRequestAccess extends ProjectAccess {
  */
 export function mayReadIssue(access: ProjectAccess, issue: Issue, user: User | null): boolean {
   if (!access.allows("read_issue")) return false;
-  if (!issue.confidential) return true;
-  if (access.subject.isAdmin || access.subject.accessLevel >= AccessLevel.REPORTER) return true;
-  return user !== null && (issue.author_id === user.id || issue.assignee_id === user.id);
+  if (!issue.confidential || readsConfidentialIssues(access.subject)) return true;
+  return involves(issue, user);
+}
+
+/** True when the user wrote the issue or merge request or is assigned to it. */
+function involves(issuable: Issue | MergeRequest, user: User | null): boolean {
+  return user !== null && (issuable.author_id === user.id || issuable.assignee_id === user.id);
+}
+
+/**
+ * True when the caller may read this merge request: those with `read_merge_request` (reporters
+ * and above, and anyone the project is open to), and its author and assignee wherever they read
+ * the project (GitLab 8.13+'s `issuable_policy.rb`: a guest of a private project reads only
+ * the merge requests they wrote or are assigned to).
+ */
+export function mayReadMergeRequest(
+  access: ProjectAccess,
+  mergeRequest: MergeRequest,
+  user: User | null,
+): boolean {
+  if (access.allows("read_merge_request")) return true;
+  return access.allows("read_project") && involves(mergeRequest, user);
 }
 
 /**
@@ -42,7 +61,7 @@ export function confidentialFilterFor(
   access: ProjectAccess,
   user: User | null,
 ): ConfidentialFilter | undefined {
-  if (access.subject.isAdmin || access.subject.accessLevel >= AccessLevel.REPORTER) return undefined;
+  if (readsConfidentialIssues(access.subject)) return undefined;
   return { userId: user?.id ?? null };
 }
 
@@ -67,19 +86,44 @@ export async function requireIssue(
 }
 
 /**
- * The merge request `mergeRequestId` (global id) of the project `ref`, checked for `ability`:
- * 404 when missing, of another project or unreadable, 403 when readable but not allowed.
+ * How a route refuses a merge request the caller may not read (a guest of a private project):
+ * GitLab 8.13+'s merge request routes `authorize! :read_merge_request` (403), its note routes
+ * answer as if there were none (404).
+ */
+export type UnreadableAnswer = "forbidden" | "hidden";
+
+/**
+ * The merge request `mergeRequestId` (global id) of the project `ref`, which the caller may read,
+ * checked for `ability` if one is given: 404 when it is missing, of another project or the project
+ * is hidden; `unreadable` when the caller may not read it; 403 when they may read it but not act.
  */
 export async function requireMergeRequest(
   ctx: Context,
   ref: number | string,
   mergeRequestId: number,
-  ability: ProjectAbility = "read_merge_request",
+  ability?: ProjectAbility,
+  unreadable: UnreadableAnswer = "forbidden",
+): Promise<MergeRequestAccess> {
+  const access = await findMergeRequest(ctx, ref, mergeRequestId);
+  if (!mayReadMergeRequest(access, access.mergeRequest, ctx.actor?.user ?? null)) {
+    throw unreadable === "forbidden" ? forbidden() : notFound("Merge Request");
+  }
+  if (ability !== undefined && !access.allows(ability)) throw forbidden();
+  return access;
+}
+
+/**
+ * The merge request `mergeRequestId` (global id) of the project `ref`, whether or not the caller
+ * may read it: 404 when missing, of another project, or the project is hidden. For the routes
+ * that answer an unreadable merge request their own way (merging: 401; notes: 404).
+ */
+export async function findMergeRequest(
+  ctx: Context,
+  ref: number | string,
+  mergeRequestId: number,
 ): Promise<MergeRequestAccess> {
   const access = await requireProject(ctx, ref);
   const mergeRequest = await ctx.runtime.stores.mergeRequests.findById(mergeRequestId);
   if (!mergeRequest || mergeRequest.project_id !== access.project.id) throw notFound("Merge Request");
-  if (!access.allows("read_merge_request")) throw notFound("Merge Request");
-  if (!access.allows(ability)) throw forbidden();
   return { ...access, mergeRequest };
 }

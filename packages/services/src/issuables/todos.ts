@@ -9,22 +9,19 @@ import {
 } from "@kiln/domain";
 import type { Stores } from "@kiln/storage-kysely";
 import { type ProjectAccess, userAccess } from "../projects/access.js";
-import { mayReadIssue } from "./access.js";
+import { mayReadIssue, mayReadMergeRequest } from "./access.js";
 
 /** An issue or merge request that todos may point at, with the caller's view of its project. */
 export type TodoSubject =
   | { access: ProjectAccess; type: "Issue"; target: Issue }
   | { access: ProjectAccess; type: "MergeRequest"; target: MergeRequest };
 
-/**
- * True when `user` may read the target: active, allowed to read the project, and for a
- * confidential issue among those who may read it.
- */
+/** True when `user` may read the target: active, and among those who may read it. */
 async function mayRead(tx: Stores, subject: TodoSubject, user: User): Promise<boolean> {
   if (user.state !== "active") return false;
   const { project, namespace } = subject.access;
   const access = await userAccess(tx, user, project, namespace);
-  if (subject.type === "MergeRequest") return access.allows("read_merge_request");
+  if (subject.type === "MergeRequest") return mayReadMergeRequest(access, subject.target, user);
   return mayReadIssue(access, subject.target, user);
 }
 

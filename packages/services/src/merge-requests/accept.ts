@@ -14,7 +14,7 @@ import {
 import { GitError, type MergeResult, writeMergeCommit } from "@kiln/git";
 import type { AcceptMergeRequestInput } from "@kiln/schemas";
 import type { Stores } from "@kiln/storage-kysely";
-import { type MergeRequestAccess, requireMergeRequest } from "../issuables/access.js";
+import { findMergeRequest, type MergeRequestAccess } from "../issuables/access.js";
 import type { SignedInContext } from "../operation.js";
 import { landMergeIntent, type MergeEnd, settleIntents } from "./finish.js";
 import { alreadyMerged, type MergeSides, mergeSides, testMerge } from "./git.js";
@@ -49,13 +49,16 @@ export async function mayMerge(ctx: SignedInContext, access: MergeRequestAccess)
   return mayMergeInto(level, protection ?? undefined);
 }
 
-/** The merge request, readable, with the caller allowed to merge it: 401 (as GitLab 8.x) otherwise. */
+/**
+ * The merge request, with the caller allowed to merge it: 401 (as GitLab 8.x) otherwise, also to
+ * those who may not read it (whoever may merge may read).
+ */
 async function requireMerger(
   ctx: SignedInContext,
   ref: number | string,
   id: number,
 ): Promise<MergeRequestAccess> {
-  const access = await requireMergeRequest(ctx, ref, id);
+  const access = await findMergeRequest(ctx, ref, id);
   if (!(await mayMerge(ctx, access))) throw unauthenticated();
   return access;
 }
@@ -229,7 +232,7 @@ export async function cancelMergeWhenBuildSucceeds(
   ctx: SignedInContext,
   input: { id: number | string; merge_request_id: number },
 ): Promise<MergeRequest> {
-  const access = await requireMergeRequest(ctx, input.id, input.merge_request_id);
+  const access = await findMergeRequest(ctx, input.id, input.merge_request_id);
   const mr = access.mergeRequest;
   if (mr.author_id !== ctx.actor.user.id && !(await mayMerge(ctx, access))) throw unauthenticated();
   if (!isOpenState(mr.state)) throw new DomainError("not_allowed", AcceptMessage.NOT_ALLOWED);

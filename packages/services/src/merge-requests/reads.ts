@@ -20,15 +20,15 @@ export interface MergeRequestChanges {
 }
 
 /**
- * `GET /projects/:id/merge_requests`: the project's merge requests the caller may read (404
- * otherwise), filtered by `state` and `iid`, ordered, one page.
+ * `GET /projects/:id/merge_requests`: the project's merge requests, filtered by `state` and `iid`,
+ * ordered, one page; 404 when the project is hidden, 403 when the caller may not read its merge
+ * requests (GitLab 8.13+'s `authorize! :read_merge_request`: guests of private projects).
  */
 export async function listMergeRequests(
   ctx: SignedInContext,
   input: ListMergeRequestsInput,
 ): Promise<Page<MergeRequestView>> {
-  const access = await requireProject(ctx, input.id);
-  if (!access.allows("read_merge_request")) return { items: [], page: 1, perPage: 20, total: 0 };
+  const access = await requireProject(ctx, input.id, "read_merge_request");
   const page = await ctx.runtime.stores.mergeRequests.list(
     { kind: "project", projectId: access.project.id },
     { states: MERGE_REQUEST_STATE_FILTERS[input.state], iids: input.iid },

@@ -1,20 +1,13 @@
-import type { NoteableType, Page, PageRequest } from "@kiln/domain";
+import type { Page, PageRequest } from "@kiln/domain";
 import { maySetTimestamps, timestampOf } from "../issuables/timestamps.js";
 import type { SignedInContext } from "../operation.js";
 import { createNote, deleteNote, updateNote } from "./changes.js";
 import { checkMayAdminNote, requireNoteOf } from "./find.js";
-import { requireNoteable } from "./noteables.js";
+import { type NoteablePath, requireNoteable } from "./noteables.js";
 import { type NoteView, noteView, noteViews } from "./views.js";
 
 // The steps shared by every family of note routes (issue notes, merge request notes and the
 // deprecated merge request comments); the operations only name their parameters.
-
-/** Where a note lives: the project, the kind of noteable and its global id. */
-export interface NoteablePath {
-  type: NoteableType;
-  ref: number | string;
-  noteableId: number;
-}
 
 /** One page of a noteable's notes, system notes included, oldest first. */
 export async function listNotes(
@@ -22,14 +15,14 @@ export async function listNotes(
   path: NoteablePath,
   page: PageRequest,
 ): Promise<Page<NoteView>> {
-  const noteable = await requireNoteable(ctx, path.type, path.ref, path.noteableId);
+  const noteable = await requireNoteable(ctx, path);
   const notes = await ctx.runtime.stores.notes.list({ type: noteable.type, id: noteable.target.id }, page);
   return { ...notes, items: await noteViews(ctx.runtime.stores, notes.items) };
 }
 
 /** One note of a readable noteable. */
 export async function getNote(ctx: SignedInContext, path: NoteablePath, noteId: number): Promise<NoteView> {
-  const noteable = await requireNoteable(ctx, path.type, path.ref, path.noteableId);
+  const noteable = await requireNoteable(ctx, path);
   return noteView(ctx.runtime.stores, await requireNoteOf(ctx, noteable, noteId));
 }
 
@@ -43,7 +36,7 @@ export async function addNote(
   body: string,
   createdAt?: string,
 ): Promise<NoteView> {
-  const noteable = await requireNoteable(ctx, path.type, path.ref, path.noteableId, "create_note");
+  const noteable = await requireNoteable(ctx, path, "create_note");
   const { user } = ctx.actor;
   const dated = createdAt !== undefined && maySetTimestamps(noteable.access);
   return createNote(ctx, noteable, user, { body, createdAt: dated ? timestampOf(createdAt) : undefined });
@@ -72,7 +65,7 @@ export async function removeNote(
 
 /** A note the caller may edit or delete (its author, masters and administrators), with what it is on. */
 async function requireAdministrableNote(ctx: SignedInContext, path: NoteablePath, noteId: number) {
-  const noteable = await requireNoteable(ctx, path.type, path.ref, path.noteableId);
+  const noteable = await requireNoteable(ctx, path);
   const note = await requireNoteOf(ctx, noteable, noteId);
   checkMayAdminNote(noteable, note, ctx.actor.user);
   return { noteable, note };

@@ -57,7 +57,8 @@ const viewOf = (ctx: SignedInContext, mergeRequest: MergeRequest) => mergeReques
  * Merge requests of a project (its target): lists, reads from git (commits, changes), create,
  * edit, delete, accept (merge) and the merge-when-build-succeeds flag, the issues they close,
  * subscriptions and todos. Merge requests are named by their global `id`; a sign-in is needed,
- * as in GitLab 8.x; one the caller may not read is 404.
+ * as in GitLab 8.x; one of a project the caller may not read is 404, one they may not read in a
+ * project they read (a guest of a private project) 403.
  */
 export const mergeRequests = {
   /** `GET /projects/:id/merge_requests`: filtered by `state` and `iid`, ordered, paginated. */

@@ -11,7 +11,8 @@ import {
   UpdateIssueNoteInput,
   UpdateMergeRequestNoteInput,
 } from "@kiln/schemas";
-import { addNote, editNote, getNote, listNotes, type NoteablePath, removeNote } from "../notes/use-cases.js";
+import type { NoteablePath } from "../notes/noteables.js";
+import { addNote, editNote, getNote, listNotes, removeNote } from "../notes/use-cases.js";
 import { mutation, query } from "../operation.js";
 
 const onIssue = (input: { id: string | number; issue_id: number }): NoteablePath => ({
@@ -84,6 +85,13 @@ export const mergeRequestNotes = {
   ),
 };
 
+// The comments are merge request routes: one the caller may not read is 403 there, as GitLab
+// 8.13+'s `authorize! :read_merge_request` answers, where the note routes hide it (404).
+const commentsOn = (input: { id: string | number; merge_request_id: number }): NoteablePath => ({
+  ...onMergeRequest(input),
+  unreadable: "forbidden",
+});
+
 /**
  * GitLab 8.x's deprecated merge request comments, `…/merge_requests/:merge_request_id/comments`:
  * the same notes (system notes included, oldest first), with the text in `note`.
@@ -91,11 +99,11 @@ export const mergeRequestNotes = {
 export const mergeRequestComments = {
   /** The merge request's notes as comments. */
   list: query("signed_in", ListMergeRequestCommentsInput, (ctx, input) =>
-    listNotes(ctx, onMergeRequest(input), pageRequest(input)),
+    listNotes(ctx, commentsOn(input), pageRequest(input)),
   ),
 
   /** Adds the caller's note. */
   create: mutation("signed_in", CreateMergeRequestCommentInput, (ctx, input) =>
-    addNote(ctx, onMergeRequest(input), input.note),
+    addNote(ctx, commentsOn(input), input.note),
   ),
 };

@@ -1,4 +1,4 @@
-import { forbidden, mapPage, notFound, notModified, pageRequest, type User } from "@kiln/domain";
+import { forbidden, notFound, notModified, pageRequest, type User } from "@kiln/domain";
 import {
   CreateProjectForUserInput,
   CreateProjectInput,
@@ -9,7 +9,6 @@ import {
   UpdateProjectInput,
 } from "@kiln/schemas";
 import type { Context } from "../context.js";
-import { eventNotes } from "../notes/views.js";
 import { mutation, query, type SignedInContext } from "../operation.js";
 import { requireProject } from "../projects/access.js";
 import {
@@ -23,6 +22,7 @@ import {
   requestedVisibility,
   targetNamespace,
 } from "../projects/create.js";
+import { projectFeed } from "../projects/feed.js";
 import { listProjects } from "../projects/lists.js";
 import { countPersonalProject } from "../projects/owner-count.js";
 import { projectView } from "../projects/views.js";
@@ -185,19 +185,10 @@ export const projects = {
   /** Unarchives a project (idempotent; owners and administrators). */
   unarchive: mutation("signed_in", ProjectRefInput, (ctx, input) => setArchived(ctx, input.id, false)),
 
-  /** The project's activity, newest first. */
+  /** The project's activity the caller may read (see `eventFilterFor`), newest first. */
   events: query("signed_in", ProjectEventsInput, async (ctx, input) => {
-    const { project } = await requireProject(ctx, input.id);
-    const page = await ctx.runtime.stores.events.listForProject(project.id, pageRequest(input));
-    const authors = await ctx.runtime.stores.users.findByIds(
-      page.items.flatMap((event) => event.author_id ?? []),
-    );
-    const notes = await eventNotes(ctx.runtime.stores, page.items);
-    return mapPage(page, (event) => ({
-      event,
-      author: event.author_id === null ? null : (authors.get(event.author_id) ?? null),
-      note: notes.get(event.id) ?? null,
-    }));
+    const access = await requireProject(ctx, input.id);
+    return projectFeed(ctx, access, ctx.actor.user, pageRequest(input));
   }),
 };
 

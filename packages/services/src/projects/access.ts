@@ -1,5 +1,6 @@
 import {
   AccessLevel,
+  type AccessSources,
   can,
   effectiveAccessLevel,
   forbidden,
@@ -30,9 +31,26 @@ export async function findProject(stores: Stores, ref: number | string): Promise
   return stores.projects.findByFullPath(ref.slice(0, slash), ref.slice(slash + 1));
 }
 
+/** What the system (`kiln` commands, first start) may do: everything. */
+const SYSTEM: Subject = { isAdmin: true, external: false, accessLevel: AccessLevel.OWNER };
+
+/** A caller without a user: reads only what is public. */
+const ANONYMOUS: Subject = { isAdmin: false, external: true, accessLevel: AccessLevel.NONE };
+
+/** True when the namespace is the user's own (they own its projects). */
+const ownsNamespace = (namespace: Namespace, user: User): boolean =>
+  namespace.kind === "user" && namespace.owner_id === user.id;
+
+/** A user's subject on a project, from where their access to it comes from. */
+const subjectFrom = (user: User, sources: AccessSources): Subject => ({
+  isAdmin: user.is_admin,
+  external: user.external,
+  accessLevel: effectiveAccessLevel(sources),
+});
+
 /** The caller's level on a project and whether they are an administrator, for the permission table. */
 export async function subjectFor(ctx: Context, project: Project, namespace: Namespace): Promise<Subject> {
-  if (ctx.system) return { isAdmin: true, external: false, accessLevel: AccessLevel.OWNER };
+  if (ctx.system) return SYSTEM;
   return userSubject(ctx.runtime.stores, ctx.actor?.user ?? null, project, namespace);
 }
 
@@ -43,10 +61,47 @@ async function userSubject(
   project: Project,
   namespace: Namespace,
 ): Promise<Subject> {
-  if (!user) return { isAdmin: false, external: true, accessLevel: AccessLevel.NONE };
-  const ownsNamespace = namespace.kind === "user" && namespace.owner_id === user.id;
-  const sources = await stores.projects.accessSources(user.id, project, ownsNamespace);
-  return { isAdmin: user.is_admin, external: user.external, accessLevel: effectiveAccessLevel(sources) };
+  if (!user) return ANONYMOUS;
+  return subjectFrom(
+    user,
+    await stores.projects.accessSources(user.id, project, ownsNamespace(namespace, user)),
+  );
+}
+
+/** The caller's view of a project, with where their access to it comes from (null: system or anonymous). */
+export interface SourcedAccess {
+  access: ProjectAccess;
+  sources: AccessSources | null;
+}
+
+/**
+ * The caller's view of each of many loaded projects, whose namespaces are given, with one query
+ * for their levels whatever the number of projects. Projects whose namespace is missing are left out.
+ */
+export async function accessesTo(
+  ctx: Context,
+  projects: readonly Project[],
+  namespaces: ReadonlyMap<number, Namespace>,
+): Promise<Map<number, SourcedAccess>> {
+  const user = ctx.system ? null : (ctx.actor?.user ?? null);
+  const namespaceOf = new Map(projects.map((project) => [project.id, namespaces.get(project.namespace_id)]));
+  const owned = (id: number) => {
+    const namespace = namespaceOf.get(id);
+    return user !== null && namespace !== undefined && ownsNamespace(namespace, user);
+  };
+  const ids = projects.map((project) => project.id);
+  const sources = user
+    ? await ctx.runtime.stores.projects.accessSourcesOfMany(user.id, ids, owned)
+    : new Map<number, AccessSources>();
+  const accesses = new Map<number, SourcedAccess>();
+  for (const project of projects) {
+    const namespace = namespaces.get(project.namespace_id);
+    const found = sources.get(project.id) ?? null;
+    if (!namespace || (user && !found)) continue; // deleted meanwhile
+    const subject = user && found ? subjectFrom(user, found) : ctx.system ? SYSTEM : ANONYMOUS;
+    accesses.set(project.id, { access: accessWith(project, namespace, subject), sources: found });
+  }
+  return accesses;
 }
 
 /** The view of a project that a subject has. */

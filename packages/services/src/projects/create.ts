@@ -165,6 +165,7 @@ export interface NewProjectPlan {
   path: string;
   visibility: Visibility;
   description: string | null;
+  /** Where the project is imported from, in the clear (it may carry credentials): stored sealed. */
   importUrl: string | null;
   flags: Partial<Record<(typeof PROJECT_FEATURE_FLAGS)[number], boolean>>;
   /** The user the project is created for (its owner for personal namespaces). */
@@ -206,7 +207,7 @@ export async function insertProject(ctx: Context, plan: NewProjectPlan): Promise
         public_builds: plan.flags.public_builds ?? true,
         only_allow_merge_if_build_succeeds: plan.flags.only_allow_merge_if_build_succeeds ?? false,
         creator_id: plan.creator.id,
-        import_url: plan.importUrl,
+        import_url_sealed: plan.importUrl === null ? null : runtime.secrets.seal(plan.importUrl),
         runners_token_digest: tokenDigest(runnersToken),
         runners_token_sealed: runtime.secrets.seal(runnersToken),
       });

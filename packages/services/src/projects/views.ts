@@ -1,6 +1,13 @@
-import { AccessLevel, type Namespace, type Project, type User } from "@kiln/domain";
+import {
+  type AccessLevel,
+  type Namespace,
+  type Project,
+  readsConfidentialIssues,
+  type User,
+} from "@kiln/domain";
 import type { ShareWithGroup } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
+import { accessesTo } from "./access.js";
 
 /** Everything a v3 Project answer shows, loaded for a page of projects at once. */
 export interface ProjectView {
@@ -15,17 +22,22 @@ export interface ProjectView {
   permissions: { projectAccess: AccessLevel | null; groupAccess: AccessLevel | null };
   /** Shown to masters, owners and administrators only. */
   runnersToken: string | null;
+  /**
+   * Its open issues, for those who read every confidential issue (reporters and above,
+   * administrators); for others those that are not confidential, which do not give away how many
+   * confidential ones there are.
+   */
+  openIssuesCount: number;
 }
 
 /**
  * The views of many projects with a fixed number of queries (namespaces, owners, forks, shares,
- * the caller's memberships), whatever the page size.
+ * the caller's levels), whatever the page size.
  */
 export async function projectViews(ctx: Context, projects: readonly Project[]): Promise<ProjectView[]> {
   if (projects.length === 0) return [];
   const { stores, secrets } = ctx.runtime;
   const ids = projects.map((project) => project.id);
-  const user = ctx.actor?.user ?? null;
   const [sources, forksCount, shares] = await Promise.all([
     stores.forks.sourcesOf(ids),
     stores.forks.countForks(ids),
@@ -37,38 +49,26 @@ export async function projectViews(ctx: Context, projects: readonly Project[]): 
   const ownerIds = [...namespaces.values()].flatMap((ns) =>
     ns.kind === "user" && ns.owner_id !== null ? [ns.owner_id] : [],
   );
-  const [owners, projectLevels, groupLevels] = await Promise.all([
+  const [owners, accesses] = await Promise.all([
     stores.users.findByIds(ownerIds),
-    user ? stores.projectMembers.levelsOf(user.id, ids) : new Map<number, AccessLevel>(),
-    user
-      ? stores.groupMembers.levelsOf(
-          user.id,
-          projects.map((project) => project.namespace_id),
-        )
-      : new Map<number, AccessLevel>(),
+    accessesTo(ctx, projects, namespaces),
   ]);
-
-  const seesToken = (project: Project, namespace: Namespace | undefined): boolean => {
-    if (ctx.system || user?.is_admin) return true;
-    if (namespace?.kind === "user" && user !== null && namespace.owner_id === user.id) return true;
-    const level = Math.max(projectLevels.get(project.id) ?? 0, groupLevels.get(project.namespace_id) ?? 0);
-    return level >= AccessLevel.MASTER;
-  };
   const tokens = await stores.projects.sealedRunnersTokens(
-    projects
-      .filter((project) => seesToken(project, namespaces.get(project.namespace_id)))
-      .map((project) => project.id),
+    [...accesses.values()].flatMap(({ access }) =>
+      access.allows("read_runners_token") ? [access.project.id] : [],
+    ),
   );
 
   const views: ProjectView[] = [];
   for (const project of projects) {
     const namespace = namespaces.get(project.namespace_id);
-    if (!namespace) continue; // deleted meanwhile
+    const sourced = accesses.get(project.id);
+    if (!namespace || !sourced) continue; // deleted meanwhile
     const sourceId = sources.get(project.id);
     const source = sourceId === undefined ? undefined : sourceProjects.get(sourceId);
     const sourceNamespace = source && namespaces.get(source.namespace_id);
-    const projectAccess = projectLevels.get(project.id) ?? null;
-    const groupAccess = namespace.kind === "group" ? (groupLevels.get(namespace.id) ?? null) : null;
+    const projectAccess = sourced.sources?.projectMember ?? null;
+    const groupAccess = namespace.kind === "group" ? (sourced.sources?.groupMember ?? null) : null;
     const sealed = tokens.get(project.id);
     views.push({
       project,
@@ -82,6 +82,9 @@ export async function projectViews(ctx: Context, projects: readonly Project[]): 
       sharedWithGroups: shares.get(project.id) ?? [],
       permissions: { projectAccess, groupAccess },
       runnersToken: sealed ? secrets.open(sealed) : null,
+      openIssuesCount: readsConfidentialIssues(sourced.access.subject)
+        ? project.open_issues_count
+        : project.public_open_issues_count,
     });
   }
   return views;

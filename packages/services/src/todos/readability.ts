@@ -1,12 +1,13 @@
-import { notFound, type User } from "@kiln/domain";
+import { notFound, PROJECT_ABILITY_LEVELS, type User } from "@kiln/domain";
 import type { TodoFilter } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
-import { mayReadIssue } from "../issuables/access.js";
+import { mayReadIssue, mayReadMergeRequest } from "../issuables/access.js";
 import { accessTo, type ProjectAccess } from "../projects/access.js";
 import { type TodoView, todoView } from "./views.js";
 
 // A todo stays the user's, but is shown only while they may read its target: the project (the
-// store's `readableBy` filter) and, for confidential issues, GitLab 8.x's `read_issue` rules.
+// store's `readableBy` filter), for confidential issues GitLab 8.x's `read_issue` rules, and for
+// merge requests `read_merge_request` or being their author or assignee.
 
 /**
  * The confidential issues the user's todos point at that the user may no longer read (no longer
@@ -40,16 +41,21 @@ async function unreadableConfidentialIssues(ctx: Context, user: User): Promise<n
  */
 export async function readableTodosFilter(ctx: Context, user: User): Promise<TodoFilter> {
   if (user.is_admin) return {};
+  const reader = { userId: user.id, external: user.external };
   return {
-    readableBy: { userId: user.id, external: user.external },
+    readableBy: reader,
     hiddenIssueIds: await unreadableConfidentialIssues(ctx, user),
+    // Projects open to the reader grant `read_merge_request` too (the domain's table).
+    mergeRequestsReadableBy: { ...reader, minLevel: PROJECT_ABILITY_LEVELS.read_merge_request },
   };
 }
 
 /** True when the caller may still read the todo's target. */
 async function mayReadTarget(ctx: Context, view: TodoView, user: User): Promise<boolean> {
   const access = await accessTo(ctx, view.project, view.namespace);
-  if (view.target.type === "MergeRequest") return access.allows("read_merge_request");
+  if (view.target.type === "MergeRequest") {
+    return mayReadMergeRequest(access, view.target.view.mergeRequest, user);
+  }
   return mayReadIssue(access, view.target.view.issue, user);
 }
 

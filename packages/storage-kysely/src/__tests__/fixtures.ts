@@ -105,7 +105,7 @@ export function newProject(
     public_builds: false,
     only_allow_merge_if_build_succeeds: false,
     creator_id: null,
-    import_url: null,
+    import_url_sealed: null,
     runners_token_digest: `runners-digest-${n}`,
     runners_token_sealed: `runners-sealed-${n}`,
     ...overrides,

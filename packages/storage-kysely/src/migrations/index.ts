@@ -7,7 +7,8 @@ import * as m0005 from "./0005_unicode_case_folding.js";
 import * as m0006 from "./0006_collaboration.js";
 import * as m0007 from "./0007_label_counters.js";
 import * as m0008 from "./0008_merge_intents.js";
-import * as m0011 from "./0011_settings_created_at.js";
+import * as m0009 from "./0009_public_issues_sealed_imports.js";
+import * as m0010 from "./0010_settings_created_at.js";
 
 /**
  * Every migration, registered statically so the server still finds them once bundled.
@@ -22,7 +23,8 @@ const migrations: Record<string, Migration> = {
   "0006_collaboration": m0006,
   "0007_label_counters": m0007,
   "0008_merge_intents": m0008,
-  "0011_settings_created_at": m0011,
+  "0009_public_issues_sealed_imports": m0009,
+  "0010_settings_created_at": m0010,
 };
 
 /** The static migration provider. */

@@ -21,6 +21,7 @@ import {
   definedOnly,
   flag,
   now,
+  onSqlite,
   paginate,
   ReusedStatement,
 } from "../queries.js";
@@ -182,25 +183,34 @@ export class IssueStore {
         .returningAll()
         .executeTakeFirstOrThrow();
       await countIssuable(db, "issues", issue.project_id, "opened", 1);
+      if (!issue.confidential) await countPublicOpen(db, issue.project_id, 1);
       return toIssue(row);
     });
   }
 
-  /** Applies an edit; undefined when there is no such issue. */
+  /**
+   * Applies an edit; undefined when there is no such issue. Making an open issue confidential, or
+   * no longer confidential, moves it out of or into the project's public count, in one transaction.
+   */
   async update(id: number, patch: IssuePatch): Promise<Issue | undefined> {
     const { confidential, ...rest } = definedOnly(patch);
-    const values = {
-      ...rest,
-      ...(confidential === undefined ? {} : { confidential: flag(confidential) }),
-      updated_at: patch.updated_at ?? now(),
-    };
-    const row = await this.db
-      .updateTable("issues")
-      .set(values)
-      .where("id", "=", id)
-      .returningAll()
-      .executeTakeFirst();
-    return row && toIssue(row);
+    const values = { ...rest, updated_at: patch.updated_at ?? now() };
+    const edit = (db: Kysely<Database>) =>
+      db.updateTable("issues").set(values).where("id", "=", id).returningAll().executeTakeFirst();
+    if (confidential === undefined) return await edit(this.db).then((row) => row && toIssue(row));
+    return atomically(this.db, async (db) => {
+      // Only a change of confidentiality counts: the row's lock (PostgreSQL) orders concurrent ones.
+      const toggled = await db
+        .updateTable("issues")
+        .set({ confidential: flag(confidential) })
+        .where("id", "=", id)
+        .where("confidential", "=", flag(!confidential))
+        .returning(["project_id", "state"])
+        .executeTakeFirst();
+      if (toggled?.state === "opened") await countPublicOpen(db, toggled.project_id, confidential ? -1 : 1);
+      const row = await edit(db);
+      return row && toIssue(row);
+    });
   }
 
   /**
@@ -226,6 +236,10 @@ export class IssueStore {
         .executeTakeFirst();
       if (!row) return undefined;
       await recountState(db, "issues", row, from, to);
+      const open = (state: IssueState) => storedState(state).state === "opened";
+      if (row.confidential === 0 && open(from) !== open(to)) {
+        await countPublicOpen(db, row.project_id, open(to) ? 1 : -1);
+      }
       return toIssue(row);
     });
   }
@@ -235,7 +249,19 @@ export class IssueStore {
    * transaction. Its iid is not given out again. True if it existed.
    */
   async delete(id: number): Promise<boolean> {
-    return atomically(this.db, (db) => deleteIssuable(db, "issues", id));
+    return atomically(this.db, async (db) => {
+      // Locked (PostgreSQL) until deleted, so that a concurrent state change cannot count it twice.
+      const issue = await db
+        .selectFrom("issues")
+        .select(["project_id", "state", "confidential"])
+        .where("id", "=", id)
+        .$if(!onSqlite(db), (query) => query.forUpdate())
+        .executeTakeFirst();
+      if (!issue || !(await deleteIssuable(db, "issues", id))) return false;
+      if (issue.state === "opened" && issue.confidential === 0)
+        await countPublicOpen(db, issue.project_id, -1);
+      return true;
+    });
   }
 
   /** How many issues a project has in each state, from its counters. */
@@ -307,6 +333,18 @@ export class IssueStore {
     if (filter.confidential) query = query.where(confidentialCondition(filter.confidential));
     return ordered(query, order);
   }
+}
+
+/**
+ * Adds `delta` to the project's count of open issues that are not confidential (migration 0009),
+ * in the transaction of the change it counts.
+ */
+async function countPublicOpen(db: Kysely<Database>, projectId: number, delta: number): Promise<void> {
+  await db
+    .updateTable("projects")
+    .set({ public_open_issues_count: sql`public_open_issues_count + ${delta}` })
+    .where("id", "=", projectId)
+    .execute();
 }
 
 /** The query in the list's order, ties broken by id in the same direction. */

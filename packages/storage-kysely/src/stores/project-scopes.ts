@@ -57,17 +57,20 @@ export function ordered<O>(
 }
 
 /**
- * The ids of the projects a user is a member of, through any source. An id may come more than once
- * (a member of a project in their own group): it is only ever used with `in`, so `union all` spares
- * the deduplication (a temporary B-tree per branch on SQLite, a hash on PostgreSQL); every branch
- * stays an index search.
+ * The ids of the projects a user is a member of, through any source, at `minLevel` or above (a
+ * share counts at the lower of the member's level and the share's). An id may come more than once
+ * (a member of a project in their own group): it is only ever used with `in`, so `union all`
+ * spares the deduplication (a temporary B-tree per branch on SQLite, a hash on PostgreSQL); every
+ * branch stays an index search.
  */
-export function memberProjectIds(eb: ProjectsEb, userId: number) {
+export function memberProjectIds(eb: ProjectsEb, userId: number, minLevel = 0) {
   return eb
     .selectFrom("project_members")
     .select("project_members.project_id as id")
     .where("project_members.user_id", "=", userId)
+    .where("project_members.access_level", ">=", minLevel)
     .unionAll(
+      // Owners of a personal namespace hold every level on its projects.
       eb
         .selectFrom("projects as p")
         .innerJoin("namespaces as n", "n.id", "p.namespace_id")
@@ -80,14 +83,17 @@ export function memberProjectIds(eb: ProjectsEb, userId: number) {
         .selectFrom("projects as p")
         .innerJoin("group_members as gm", "gm.group_id", "p.namespace_id")
         .select("p.id as id")
-        .where("gm.user_id", "=", userId),
+        .where("gm.user_id", "=", userId)
+        .where("gm.access_level", ">=", minLevel),
     )
     .unionAll(
       eb
         .selectFrom("project_group_links as l")
         .innerJoin("group_members as gm", "gm.group_id", "l.group_id")
         .select("l.project_id as id")
-        .where("gm.user_id", "=", userId),
+        .where("gm.user_id", "=", userId)
+        .where("gm.access_level", ">=", minLevel)
+        .where("l.group_access", ">=", minLevel),
     );
 }
 
@@ -100,23 +106,24 @@ export interface ProjectReader {
 
 /**
  * The ids of the projects `reader` may read, as a subquery: public ones, internal ones unless the
- * reader is external, and those they are a member of (the `visible` scope of project lists).
+ * reader is external, and those they are a member of at `minLevel` or above (the `visible` scope
+ * of project lists, with any level).
  */
-export function readableProjectIds(db: Kysely<Database>, reader: ProjectReader) {
+export function readableProjectIds(db: Kysely<Database>, reader: ProjectReader, minLevel = 0) {
   return db
     .selectFrom("projects")
     .select("projects.id")
-    .where((eb) => readableBy(eb, reader));
+    .where((eb) => readableBy(eb, reader, minLevel));
 }
 
 /**
  * The condition that `reader` may read a project: it is public, internal and the reader is not
- * external, or the reader is a member of it. Every list that hides what its reader may not see
- * uses it.
+ * external, or the reader is a member of it (at `minLevel` or above). Every list that hides what
+ * its reader may not see uses it.
  */
-export function readableBy(eb: ProjectsEb, reader: ProjectReader) {
+export function readableBy(eb: ProjectsEb, reader: ProjectReader, minLevel = 0) {
   return eb.or([
     eb("visibility_level", ">=", reader.external ? 20 : 10),
-    eb("id", "in", memberProjectIds(eb, reader.userId)),
+    eb("id", "in", memberProjectIds(eb, reader.userId, minLevel)),
   ]);
 }

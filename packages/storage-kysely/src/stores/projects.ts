@@ -38,7 +38,7 @@ const BOOLEANS = [
   "only_allow_merge_if_build_succeeds",
 ] as const satisfies readonly (keyof Project)[];
 
-/** Every column of a project but the runners token. */
+/** Every column of a project but the runners token and the import URL (secrets). */
 const PROJECT_COLUMNS = [
   "id",
   "namespace_id",
@@ -48,9 +48,9 @@ const PROJECT_COLUMNS = [
   "default_branch",
   "visibility_level",
   "creator_id",
-  "import_url",
   "star_count",
   "open_issues_count",
+  "public_open_issues_count",
   "created_at",
   "updated_at",
   "last_activity_at",
@@ -63,22 +63,50 @@ void allSelected;
 
 const toProject = (row: Record<string, unknown>): Project => withBooleans<Project>(row, BOOLEANS);
 
+/** A user's levels on projects, as {@link levelColumns} reads them. */
+interface AccessLevelsRow {
+  project_level: number | null;
+  group_level: number | null;
+  shared_level: number | null;
+}
+
 /**
- * A user's levels on a project: as its member, as a member of its group, and through the groups it
- * is shared with (capped by each share's level). On the path of every project route.
+ * A user's levels on a project (its id and namespace id: values or columns) as three columns: as
+ * its member, as a member of its group, and through the groups it is shared with (capped by each
+ * share's level).
  */
+const levelColumns = (userId: number, projectId: unknown, namespaceId: unknown) => sql`
+  (select access_level from project_members where project_id = ${projectId} and user_id = ${userId}) as project_level,
+  (select access_level from group_members where group_id = ${namespaceId} and user_id = ${userId}) as group_level,
+  (select max(case when gm.access_level < l.group_access then gm.access_level else l.group_access end)
+     from project_group_links l join group_members gm on gm.group_id = l.group_id
+    where l.project_id = ${projectId} and gm.user_id = ${userId}) as shared_level`;
+
+/** A user's levels on one project: on the path of every project route. */
 const ACCESS_LEVELS = new ReusedStatement(
   (db, userId: number, project: Pick<Project, "id" | "namespace_id">) =>
-    sql<{ project_level: number | null; group_level: number | null; shared_level: number | null }>`
-      select
-        (select access_level from project_members where project_id = ${project.id} and user_id = ${userId}) as project_level,
-        (select access_level from group_members where group_id = ${project.namespace_id} and user_id = ${userId}) as group_level,
-        (select max(case when gm.access_level < l.group_access then gm.access_level else l.group_access end)
-           from project_group_links l join group_members gm on gm.group_id = l.group_id
-          where l.project_id = ${project.id} and gm.user_id = ${userId}) as shared_level
-    `.compile(db),
+    sql<AccessLevelsRow>`select ${levelColumns(userId, project.id, project.namespace_id)}`.compile(db),
   (userId, project) => [project.id, userId, project.namespace_id, userId, project.id, userId],
 );
+
+/** A user's levels on many projects, by project id. */
+const accessLevelsOf = (userId: number, projectIds: readonly number[]) =>
+  sql<AccessLevelsRow & { id: number }>`
+    select p.id, ${levelColumns(userId, sql.ref("p.id"), sql.ref("p.namespace_id"))}
+    from projects p where p.id in (${sql.join([...new Set(projectIds)])})`;
+
+/** Where access comes from, from the levels {@link levelColumns} reads. */
+function accessSourcesFrom(levels: AccessLevelsRow | undefined, ownsNamespace: boolean): AccessSources {
+  const shared = levels?.shared_level ?? null;
+  return {
+    ownsNamespace,
+    projectMember: (levels?.project_level ?? null) as AccessLevel | null,
+    groupMember: (levels?.group_level ?? null) as AccessLevel | null,
+    // The share is already capped in SQL: report it as a share of itself.
+    shares:
+      shared === null ? [] : [{ memberLevel: shared as AccessLevel, groupAccess: shared as AccessLevel }],
+  };
+}
 
 /** A project by id: on the path of every project route, so compiled once (see ReusedStatement). */
 const PROJECT_BY_ID = new ReusedStatement(
@@ -89,17 +117,26 @@ const PROJECT_BY_ID = new ReusedStatement(
 /** What a new project is made of. */
 export type NewProject = Omit<
   Project,
-  "id" | "star_count" | "open_issues_count" | "created_at" | "updated_at" | "last_activity_at"
+  | "id"
+  | "star_count"
+  | "open_issues_count"
+  | "public_open_issues_count"
+  | "created_at"
+  | "updated_at"
+  | "last_activity_at"
 > & {
   runners_token_digest: string;
   runners_token_sealed: string;
+  /** The import URL, sealed (see the server's secret box); null when not imported. */
+  import_url_sealed: string | null;
 };
 
 /** Fields an update may change; undefined fields stay. */
 export type ProjectPatch = {
-  [K in keyof Omit<Project, "id" | "created_at" | "star_count" | "open_issues_count">]?:
-    | Project[K]
-    | undefined;
+  [K in keyof Omit<
+    Project,
+    "id" | "created_at" | "star_count" | "open_issues_count" | "public_open_issues_count"
+  >]?: Project[K] | undefined;
 };
 
 /** Projects: rows, lookups, and lists drawn from a scope, filtered and ordered in SQL. */
@@ -151,6 +188,40 @@ export class ProjectStore {
       .where("id", "in", [...new Set(ids)])
       .execute();
     return new Map(rows.map((row) => [row.id, row.runners_token_sealed]));
+  }
+
+  /** A project's sealed import URL, or null when it has none (or no such project). */
+  async sealedImportUrl(id: number): Promise<string | null> {
+    const row = await this.db
+      .selectFrom("projects")
+      .select("import_url_sealed")
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return row?.import_url_sealed ?? null;
+  }
+
+  /** The import URLs still stored in the clear (from before they were sealed), by project id. */
+  async clearImportUrls(): Promise<Map<number, string>> {
+    const rows = await this.db
+      .selectFrom("projects")
+      .select(["id", "import_url"])
+      .where("import_url", "is not", null)
+      .execute();
+    return new Map(rows.map((row) => [row.id, row.import_url as string]));
+  }
+
+  /**
+   * Stores `sealed` in place of the project's clear import URL `clear`, which is erased; false when
+   * the project no longer holds `clear` (another process sealed it first).
+   */
+  async sealImportUrl(id: number, clear: string, sealed: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable("projects")
+      .set({ import_url_sealed: sealed, import_url: null })
+      .where("id", "=", id)
+      .where("import_url", "=", clear)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   /** True when the namespace holds a project with this name (or path), ignoring case. */
@@ -272,15 +343,21 @@ export class ProjectStore {
     ownsNamespace: boolean,
   ): Promise<AccessSources> {
     const [levels] = (await this.db.executeQuery(ACCESS_LEVELS.compile(this.db, userId, project))).rows;
-    const shared = levels?.shared_level ?? null;
-    return {
-      ownsNamespace,
-      projectMember: (levels?.project_level ?? null) as AccessLevel | null,
-      groupMember: (levels?.group_level ?? null) as AccessLevel | null,
-      // The share is already capped in SQL: report it as a share of itself.
-      shares:
-        shared === null ? [] : [{ memberLevel: shared as AccessLevel, groupAccess: shared as AccessLevel }],
-    };
+    return accessSourcesFrom(levels, ownsNamespace);
+  }
+
+  /**
+   * {@link accessSources} for many projects in one query; `ownsNamespace` says which of them are
+   * in the user's own namespace.
+   */
+  async accessSourcesOfMany(
+    userId: number,
+    projectIds: readonly number[],
+    ownsNamespace: (projectId: number) => boolean,
+  ): Promise<Map<number, AccessSources>> {
+    if (projectIds.length === 0) return new Map();
+    const { rows } = await accessLevelsOf(userId, projectIds).execute(this.db);
+    return new Map(rows.map((row) => [row.id, accessSourcesFrom(row, ownsNamespace(row.id))]));
   }
 
   /** One page of projects from a scope, filtered and ordered. */

@@ -34,6 +34,12 @@ export interface TodoFilter {
   readableBy?: ProjectReader | undefined;
   /** Leaves out todos on these issues (confidential ones the user may no longer read). */
   hiddenIssueIds?: readonly number[] | undefined;
+  /**
+   * Leaves out todos on merge requests but those of projects open to the reader (as in
+   * `readableBy`) or where the reader holds `minLevel` or more, and those the reader wrote or is
+   * assigned to.
+   */
+  mergeRequestsReadableBy?: (ProjectReader & { minLevel: number }) | undefined;
 }
 
 /** Todos: what users are asked to look at. A user has at most one pending todo per target. */
@@ -173,6 +179,24 @@ function filtered<O>(
     const hidden = [...new Set(filter.hiddenIssueIds)];
     result = result.where((eb) =>
       eb.or([eb("target_type", "!=", "Issue"), eb("target_id", "not in", hidden)]),
+    );
+  }
+  const reader = filter.mergeRequestsReadableBy;
+  if (reader !== undefined) {
+    result = result.where((eb) =>
+      eb.or([
+        eb("target_type", "!=", "MergeRequest"),
+        eb("project_id", "in", readableProjectIds(db, reader, reader.minLevel)),
+        eb.exists(
+          eb
+            .selectFrom("merge_requests as mr")
+            .select(sql<number>`1`.as("one"))
+            .whereRef("mr.id", "=", "todos.target_id")
+            .where((mr) =>
+              mr.or([mr("mr.author_id", "=", reader.userId), mr("mr.assignee_id", "=", reader.userId)]),
+            ),
+        ),
+      ]),
     );
   }
   return result;
