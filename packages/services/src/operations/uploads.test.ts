@@ -170,11 +170,11 @@ forEachDialect((h) => {
       await me.projectMembers.add({ id: project.id, user_id: guest.id, access_level: 10 });
       const upload = (caller: Caller, id: number) =>
         caller.uploads.create({ id, file: received(dataDir, "a.txt", "a") });
-      await expect(upload(disk.as(guest), project.id)).resolves.toMatchObject({ alt: "a" });
+      await expect(upload(disk.as(guest), project.id)).resolves.toMatchObject({ alt: "a.txt" });
       await expect(upload(disk.as(outsider), project.id)).rejects.toMatchObject({
         message: "404 Project Not Found",
       });
-      await expect(upload(disk.as(outsider), pub.id)).resolves.toMatchObject({ alt: "a" });
+      await expect(upload(disk.as(outsider), pub.id)).resolves.toMatchObject({ alt: "a.txt" });
       await expect(upload(disk.anonymous, pub.id)).rejects.toMatchObject({ code: "UNAUTHORIZED" });
       await me.projects.archive({ id: project.id });
       await expect(upload(disk.as(guest), project.id)).rejects.toMatchObject({ code: "FORBIDDEN" });
