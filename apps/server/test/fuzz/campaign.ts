@@ -1,0 +1,260 @@
+import type { KilnProcess } from "@kiln/testkit";
+import { type FuzzTarget, generateRequest } from "./generate.js";
+import { exchange, type FuzzRequest, type Outcome } from "./wire.js";
+
+/** The server under fuzz, as the campaign watches it. */
+export interface FuzzServer {
+  port: number;
+  /** Why the process is gone (`exit code 1`, `signal SIGSEGV`), or null while it runs. */
+  exited(): string | null;
+  /** The JSON log lines it printed so far. */
+  logs: readonly Record<string, unknown>[];
+  /** The end of what it wrote to stderr (a crash's stack). */
+  stderr(): string;
+}
+
+/** How much of the server's stderr is kept. */
+const STDERR_TAIL = 4096;
+
+/** A test server as the campaign watches it (from now on: its stderr is read from here). */
+export function fuzzServerOf(server: KilnProcess): FuzzServer {
+  const child = server.process;
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL);
+  });
+  return {
+    port: server.port,
+    exited: () =>
+      child.signalCode !== null
+        ? `signal ${child.signalCode}`
+        : child.exitCode !== null
+          ? `exit code ${child.exitCode}`
+          : null,
+    logs: server.logs,
+    stderr: () => stderr,
+  };
+}
+
+/** A request the server answered wrongly: a 5xx, a malformed answer, or none. */
+export interface Failure {
+  request: FuzzRequest;
+  /** What was wrong: `500 {"message":…}`, `no answer (ECONNRESET)`… */
+  problem: string;
+  status: number | null;
+  /** The port of the server it was sent to (for the commands that send it again). */
+  port: number;
+}
+
+/** How the server broke (died, or stopped answering) during a batch, and the requests that may have done it. */
+export interface Breakage {
+  detail: string;
+  /** The end of the server's stderr. */
+  stderr: string;
+  /** The batch's requests that got no proper answer (by index); the whole batch when each got one. */
+  suspects: FuzzRequest[];
+  port: number;
+}
+
+/** An error the server logged while the campaign ran, with the requests of the same method and path. */
+export interface LoggedError {
+  line: Record<string, unknown>;
+  candidates: FuzzRequest[];
+  port: number;
+}
+
+/** What a campaign found. */
+export interface CampaignResult {
+  seed: number;
+  sent: number;
+  /** The index after the last request generated. */
+  nextIndex: number;
+  /** Generated but not sent: their traits were excluded. */
+  skipped: number;
+  failures: Failure[];
+  /** Set when the server died or stopped answering: the campaign stops there. */
+  broken: Breakage | null;
+  /** Count of answers per request family and status (or outcome: `no-answer`, `timeout`…). */
+  statuses: Map<string, Map<string, number>>;
+  /** "internal error" and "request failed" lines of the server's log. */
+  loggedErrors: LoggedError[];
+  elapsedMs: number;
+}
+
+/** How a campaign runs. */
+export interface CampaignOptions {
+  server: FuzzServer;
+  target: FuzzTarget;
+  seed: number;
+  /** Requests to send. */
+  requests: number;
+  /** The index of the first request (default 0): a campaign may go on where another stopped. */
+  firstIndex?: number;
+  /** Requests in flight at once (default 4). */
+  concurrency?: number;
+  /** Requests between two checks that the server still answers (default 40). */
+  batchSize?: number;
+  /** Trait prefixes whose requests are skipped (known bugs a larger run should look past). */
+  exclude?: readonly string[];
+  /** Called after each batch. */
+  onBatch?: (sent: number, failures: number) => void;
+}
+
+/** What is wrong with an outcome, or null when it is a fine answer to a fuzzed request. */
+export function problemOf(request: FuzzRequest, outcome: Outcome): string | null {
+  switch (outcome.kind) {
+    case "answered": {
+      const { status, headers, body } = outcome;
+      if (status >= 500) return `${status} ${body.toString("utf8").slice(0, 200)}`;
+      if (/json/i.test(headers["content-type"] ?? "") && body.length > 0) {
+        try {
+          JSON.parse(body.toString("utf8"));
+        } catch {
+          return `${status} declares JSON but its body does not parse: ${JSON.stringify(body.toString("utf8").slice(0, 100))}`;
+        }
+      }
+      return null;
+    }
+    case "no-answer":
+      // A request the client stopped sending may go unanswered; so may a CONNECT, which node's
+      // server drops when nobody listens for tunnels (Kiln serves none).
+      if (request.incomplete || request.method === "CONNECT") return null;
+      return `no answer (${outcome.error ?? "connection closed"})`;
+    case "malformed":
+      return `malformed answer: ${outcome.detail}`;
+    case "timeout":
+      return "no answer within the time limit";
+    case "refused":
+      // Nothing listens: the server is gone, which the check after the batch reports once.
+      return null;
+  }
+}
+
+const outcomeLabel = (outcome: Outcome) =>
+  outcome.kind === "answered" ? String(outcome.status) : outcome.kind;
+
+/** Whether the server still serves root's `GET /api/v3/user`; a problem otherwise. */
+export async function liveness(server: FuzzServer, token: string): Promise<string | null> {
+  const gone = server.exited();
+  if (gone) return `the server process is gone (${gone})`;
+  const probe: FuzzRequest = {
+    seed: 0,
+    index: -1,
+    family: "liveness",
+    traits: [],
+    method: "GET",
+    target: "/api/v3/user",
+    headers: [["PRIVATE-TOKEN", token]],
+    body: Buffer.alloc(0),
+  };
+  const outcome = await exchange(probe, server.port);
+  if (outcome.kind === "answered" && outcome.status === 200) {
+    const user = JSON.parse(outcome.body.toString("utf8")) as { username?: unknown };
+    if (user.username === "root") return null;
+  }
+  const goneNow = server.exited();
+  if (goneNow) return `the server process is gone (${goneNow})`;
+  return `GET /api/v3/user as root no longer answers 200 (${outcomeLabel(outcome)}${
+    outcome.kind === "answered" ? ` ${outcome.body.toString("utf8").slice(0, 200)}` : ""
+  })`;
+}
+
+/** Log lines that mean a request reached a 500 path. */
+function errorLines(lines: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  return lines.filter((line) => line["msg"] === "internal error" || line["msg"] === "request failed");
+}
+
+/**
+ * Sends `requests` generated requests in batches, checks every answer ({@link problemOf}) and,
+ * after each batch, that the server still answers; stops at the first batch after which it does
+ * not. Then reads the server's log for 500 paths.
+ */
+export async function runCampaign(options: CampaignOptions): Promise<CampaignResult> {
+  const { server, target, seed } = options;
+  const concurrency = options.concurrency ?? 4;
+  const batchSize = options.batchSize ?? 40;
+  const exclude = options.exclude ?? [];
+  const started = performance.now();
+  const logsBefore = server.logs.length;
+  const result: CampaignResult = {
+    seed,
+    sent: 0,
+    nextIndex: options.firstIndex ?? 0,
+    skipped: 0,
+    failures: [],
+    broken: null,
+    statuses: new Map(),
+    loggedErrors: [],
+    elapsedMs: 0,
+  };
+  const sent: FuzzRequest[] = [];
+  const before = await liveness(server, target.fixture.adminToken);
+  if (before) {
+    result.broken = {
+      detail: `before the campaign, ${before}`,
+      stderr: server.stderr(),
+      suspects: [],
+      port: server.port,
+    };
+  }
+  while (result.broken === null && result.sent < options.requests) {
+    const batch: FuzzRequest[] = [];
+    while (batch.length < Math.min(batchSize, options.requests - result.sent)) {
+      const request = generateRequest(target, seed, result.nextIndex++);
+      if (request.traits.some((trait) => exclude.some((prefix) => trait.startsWith(prefix))))
+        result.skipped++;
+      else batch.push(request);
+    }
+    const unanswered: FuzzRequest[] = [];
+    await inParallel(batch, concurrency, async (request) => {
+      const outcome = await exchange(request, server.port);
+      count(result.statuses, request.family, outcomeLabel(outcome));
+      if (outcome.kind !== "answered" && outcome.kind !== "refused") unanswered.push(request);
+      const problem = problemOf(request, outcome);
+      if (problem) {
+        const status = outcome.kind === "answered" ? outcome.status : null;
+        result.failures.push({ request, problem, status, port: server.port });
+      }
+    });
+    result.sent += batch.length;
+    sent.push(...batch);
+    const broken = await liveness(server, target.fixture.adminToken);
+    if (broken) {
+      const suspects = (unanswered.length > 0 ? unanswered : batch).sort((a, b) => a.index - b.index);
+      result.broken = { detail: broken, stderr: server.stderr(), suspects, port: server.port };
+      // What went unanswered in that batch is reported once, as suspects of the breakage.
+      result.failures = result.failures.filter((failure) => !suspects.includes(failure.request));
+    }
+    options.onBatch?.(result.sent, result.failures.length);
+  }
+  // The server writes its log every 200 ms: wait for the lines of the last requests.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  result.loggedErrors = errorLines(server.logs.slice(logsBefore)).map((line) => ({
+    line,
+    candidates: sent.filter(
+      (request) =>
+        request.method.toUpperCase() === line["method"] && request.target.split("?", 1)[0] === line["path"],
+    ),
+    port: server.port,
+  }));
+  result.elapsedMs = performance.now() - started;
+  return result;
+}
+
+function count(statuses: Map<string, Map<string, number>>, family: string, label: string): void {
+  const byStatus = statuses.get(family) ?? new Map<string, number>();
+  byStatus.set(label, (byStatus.get(label) ?? 0) + 1);
+  statuses.set(family, byStatus);
+}
+
+async function inParallel<T>(
+  items: readonly T[],
+  width: number,
+  run: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await run(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+}
