@@ -1,6 +1,6 @@
 // The larger fuzz run (the test suite runs a small one: test/fuzz.test.ts). Usage: bench/README.md.
 //   node bench/fuzz.mjs [--seed N] [--requests N] [--database sqlite|postgres|both]
-//                       [--exclude trait,trait] [--concurrency N] [--replay INDEX] [--examples N]
+//                       [--exclude trait,trait] [--concurrency N] [--replay INDEX] [--examples N] [--by-route]
 // The fuzzer is TypeScript (test/fuzz/); it is bundled here with esbuild, as build.mjs bundles the server.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -21,6 +21,7 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "4" },
     replay: { type: "string" },
     examples: { type: "string", default: "1" },
+    "by-route": { type: "boolean", default: false },
   },
 });
 const databases = values.database === "both" ? ["sqlite", "postgres"] : [values.database];
@@ -64,5 +65,6 @@ process.exitCode = await runFuzzBench({
   concurrency: Number(values.concurrency),
   replay: values.replay === undefined ? null : Number(values.replay),
   examples: Number(values.examples),
+  byRoute: values["by-route"],
   print: (text) => console.log(text),
 });

@@ -1,5 +1,5 @@
 import { jsonBody, multipartBody, type Pair, urlencode } from "./bodies.js";
-import type { Fixture } from "./fixture.js";
+import type { Fixture, Kind } from "./fixture.js";
 import { frameBody } from "./framing.js";
 import type { Rng } from "./prng.js";
 import { kindOfName, type RouteShape, type Segment } from "./route-shapes.js";
@@ -51,17 +51,32 @@ const ODD_SEGMENTS = [
   "x".repeat(300),
 ];
 
-/** A path parameter: a real object of its kind (encoded as one segment), or an odd segment. */
+/**
+ * How far a request strays from a valid one. A careful request names real objects, sends plausible
+ * values with a right token and a right framing, and gets one parameter wrong: it reaches the use
+ * cases. A wild one may get anything wrong.
+ */
+type Style = "careful" | "wild";
+
+/**
+ * A path parameter: a real object of its kind (encoded as one segment), or an odd segment. `role`
+ * says whether it must be a spare object (the request deletes it, or changes it in a way that would
+ * break the fixture) or names the parent of the next parameters.
+ */
 function pathSegment(
   rng: Rng,
   segment: Segment,
-  mutates: boolean,
+  role: "spare" | "parent" | "other",
   target: FuzzTarget,
   traits: string[],
+  style: Style,
 ): string {
   if ("text" in segment) return segment.text;
+  const use = role === "spare" ? "spare" : role === "parent" && style === "careful" ? "parent" : "any";
   const real =
-    segment.kind && rng.chance(0.7) ? realValue(rng, target.fixture.pools[segment.kind], mutates) : null;
+    segment.kind && (style === "careful" || rng.chance(0.7))
+      ? realValue(rng, target.fixture.pools[segment.kind], use)
+      : null;
   if (real === null) {
     if (rng.chance(0.03)) {
       traits.push("path:long-segment");
@@ -70,7 +85,7 @@ function pathSegment(
     return rng.chance(0.05) ? "" : rng.pick(ODD_SEGMENTS);
   }
   const text = String(real);
-  if (text.includes("/") && rng.chance(0.2)) {
+  if (text.includes("/") && style === "wild" && rng.chance(0.2)) {
     traits.push("path:raw-slash");
     return text;
   }
@@ -101,8 +116,12 @@ function credentials(
   traits: string[],
   query: Pair[],
   body: Pair[] | null,
+  style: Style,
 ): [string, string][] {
-  const credential = rng.weighted<Credential>({ none: 12, "bad-token": 10, user: 30, admin: 33, sudo: 15 });
+  const credential =
+    style === "careful"
+      ? rng.pick<Credential>(["user", "admin"])
+      : rng.weighted<Credential>({ none: 12, "bad-token": 10, user: 30, admin: 33, sudo: 15 });
   traits.push(`credential:${credential}`);
   const { fixture } = target;
   if (credential === "none") return [];
@@ -113,12 +132,13 @@ function credentials(
         ? fixture.userToken
         : fixture.adminToken;
   const headers: [string, string][] = [];
-  const where = rng.weighted({ header: 70, query: 15, body: body ? 10 : 0, bearer: 5 });
+  const where =
+    style === "careful" ? "header" : rng.weighted({ header: 70, query: 15, body: body ? 10 : 0, bearer: 5 });
   if (where === "header") headers.push(["PRIVATE-TOKEN", token]);
   else if (where === "bearer") headers.push(["Authorization", `Bearer ${token}`]);
   else (where === "query" ? query : (body ?? query)).push(["private_token", token]);
   if (credential === "sudo") {
-    const real = realValue(rng, fixture.pools.user, false) ?? "root";
+    const real = realValue(rng, fixture.pools.user, "any") ?? "root";
     const sudo = rng.chance(0.4) ? real : rng.chance(0.7) ? rng.pick(SUDO_TARGETS) : oddValue(rng, traits);
     if (rng.chance(0.4) && typeof sudo !== "object") headers.push(["SUDO", String(sudo)]);
     else (body && rng.chance(0.5) ? body : query).push(["sudo", sudo]);
@@ -130,8 +150,22 @@ function credentials(
 const someName = (rng: Rng, route: RouteShape, fallback: string) =>
   route.params.length > 0 ? rng.pick(route.params).name : fallback;
 
+/**
+ * The route's parameters, plausible but for one (or, a third of the time, all plausible). No
+ * `import_url`: a plausible one would have the server clone from somewhere.
+ */
+function carefulParameters(rng: Rng, route: RouteShape, target: FuzzTarget, traits: string[]): Pair[] {
+  const pairs: Pair[] = route.params
+    .filter((param) => param.name !== "import_url" && rng.chance(0.8))
+    .map((param) => [param.name, plausibleValue(rng, param, kindOfName(param.name), target.fixture.pools)]);
+  const wrong = pairs.length > 0 && rng.chance(0.67) ? rng.int(0, pairs.length - 1) : -1;
+  const pair = pairs[wrong];
+  if (pair) pairs[wrong] = [pair[0], oddValue(rng, traits)];
+  return pairs;
+}
+
 /** The route's parameters, each plausible or odd, plus now and then unknown or pathological ones. */
-function parameters(rng: Rng, route: RouteShape, target: FuzzTarget, traits: string[]): Pair[] {
+function wildParameters(rng: Rng, route: RouteShape, target: FuzzTarget, traits: string[]): Pair[] {
   const pairs: Pair[] = [];
   for (const param of route.params) {
     if (!rng.chance(0.6)) continue;
@@ -159,52 +193,65 @@ function parameters(rng: Rng, route: RouteShape, target: FuzzTarget, traits: str
   return pairs;
 }
 
+/** Kinds whose changes could break the fixture for later requests (a blocked user, a moved project). */
+const STRUCTURAL = new Set<Kind | null>(["user", "project", "group"]);
+
 const WRONG_METHODS = ["HEAD", "PATCH", "OPTIONS", "GET", "POST", "PUT", "DELETE", "TRACE"];
 
 /** A request to one route of the v3 table, with the fuzzed inputs its shape suggests. */
 export function apiRequest(rng: Rng, target: FuzzTarget, seed: number, index: number): FuzzRequest {
   const route = rng.pick(target.routes);
-  const traits: string[] = [];
+  const style: Style = rng.chance(0.3) ? "careful" : "wild";
+  const traits: string[] = [`style:${style}`];
   let method: string = route.method;
-  if (rng.chance(0.05)) {
+  if (style === "wild" && rng.chance(0.05)) {
     method = rng.pick(WRONG_METHODS);
     traits.push("method:other");
   }
   const mutates = method !== "GET" && method !== "HEAD";
   const params = route.segments.filter((segment) => "param" in segment);
   const last = params[params.length - 1];
+  // Deletions, and changes to users, projects and groups (blocking, transfers, renames), go to spare
+  // objects, so that the fixture keeps its shape; other changes may go to any (a kept issue closed).
+  const spares = (segment: Segment) =>
+    method === "DELETE" || (mutates && "kind" in segment && STRUCTURAL.has(segment.kind));
+  const role = (segment: Segment) => (segment !== last ? "parent" : spares(segment) ? "spare" : "other");
   let path = `/api/v3/${route.segments
-    .map((segment) => pathSegment(rng, segment, mutates && segment === last, target, traits))
+    .map((segment) => pathSegment(rng, segment, role(segment), target, traits, style))
     .join("/")}`;
-  if (rng.chance(0.04)) {
+  if (style === "wild" && rng.chance(0.04)) {
     traits.push("path:odd-end");
     path += rng.pick(["/", "//", ".json", "/.", "/..", "%2F", "?", "#x", ";x"]);
   }
-  const all = parameters(rng, route, target, traits);
+  const all = (style === "careful" ? carefulParameters : wildParameters)(rng, route, target, traits);
+  const spoil = style === "wild";
   const carriesBody = method === "POST" || method === "PUT" ? rng.chance(0.85) : rng.chance(0.15);
   const encoding = carriesBody
-    ? rng.weighted({ json: 40, form: 25, multipart: route.fileField ? 80 : 25, raw: 5 })
+    ? rng.weighted({ json: 40, form: 25, multipart: route.fileField ? 80 : 25, raw: spoil ? 5 : 0 })
     : "query";
   traits.push(`body:${encoding}`);
-  const inQuery = encoding === "query" ? all : all.filter(() => rng.chance(0.1));
+  const inQuery = encoding === "query" ? all : all.filter(() => style === "wild" && rng.chance(0.1));
   const inBody = encoding === "query" ? null : all.filter((pair) => !inQuery.includes(pair));
-  const headers = credentials(rng, target, traits, inQuery, inBody);
+  const headers = credentials(rng, target, traits, inQuery, inBody, style);
   const query = urlencode(inQuery);
   let body: Buffer = Buffer.alloc(0);
   let contentType: string | null = null;
   if (encoding === "json") {
-    body = jsonBody(rng, inBody ?? [], traits);
+    body = jsonBody(rng, inBody ?? [], traits, spoil);
     contentType = "application/json";
   } else if (encoding === "form") {
     body = Buffer.from(urlencode(inBody ?? []), "latin1");
     contentType = "application/x-www-form-urlencoded";
   } else if (encoding === "multipart") {
-    ({ body, contentType } = multipartBody(rng, inBody ?? [], route.fileField, traits));
+    ({ body, contentType } = multipartBody(rng, inBody ?? [], route.fileField, traits, spoil));
   } else if (encoding === "raw") {
     body = rng.bytes(rng.int(0, 4096));
     contentType = rng.pick(["application/octet-stream", "text/plain", "application/json", "image/png"]);
   }
-  const framed = encoding === "query" && !rng.chance(0.05) ? null : frameBody(rng, body, contentType, traits);
+  const framed =
+    encoding === "query" && !(spoil && rng.chance(0.05))
+      ? null
+      : frameBody(rng, body, contentType, traits, spoil);
   return {
     seed,
     index,

@@ -35,6 +35,8 @@ export interface FuzzBenchOptions {
   replay: number | null;
   /** Failures shown in full per group of the summary. */
   examples: number;
+  /** Print the answers per route too (what the run reached), not only in total. */
+  byRoute: boolean;
   print: (text: string) => void;
 }
 
@@ -142,6 +144,13 @@ async function fuzzDatabase(options: FuzzBenchOptions, database: "sqlite" | "pos
   );
 }
 
+/** `200×12 404×3…` */
+const statusList = (counts: Map<string, number>) =>
+  [...counts]
+    .sort()
+    .map(([status, count]) => `${status}×${count}`)
+    .join(" ");
+
 function summarise(
   options: FuzzBenchOptions,
   database: string,
@@ -152,21 +161,23 @@ function summarise(
   const sent = results.reduce((sum, result) => sum + result.sent, 0);
   const failures = results.flatMap((result) => result.failures);
   const logged = results.flatMap((result) => result.loggedErrors);
+  const families = new Map<string, Map<string, number>>();
   const statuses = new Map<string, number>();
-  for (const result of results) {
-    for (const byStatus of result.statuses.values()) {
-      for (const [status, count] of byStatus) statuses.set(status, (statuses.get(status) ?? 0) + count);
+  for (const [family, byStatus] of results.flatMap((result) => [...result.statuses])) {
+    const merged = families.get(family) ?? new Map<string, number>();
+    for (const [status, count] of byStatus) {
+      merged.set(status, (merged.get(status) ?? 0) + count);
+      statuses.set(status, (statuses.get(status) ?? 0) + count);
     }
+    families.set(family, merged);
   }
   print(
     `\n=== ${database}: seed ${options.seed}, ${sent} requests in ${(elapsedMs / 1000).toFixed(0)} s, ${results.length} server(s), ${results.filter((result) => result.broken).length} breakage(s)`,
   );
-  print(
-    `answers: ${[...statuses]
-      .sort()
-      .map(([status, count]) => `${status}×${count}`)
-      .join(" ")}`,
-  );
+  if (options.byRoute) {
+    for (const [family, byStatus] of [...families].sort()) print(`  ${family}: ${statusList(byStatus)}`);
+  }
+  print(`answers: ${statusList(statuses)}`);
   print(`${failures.length} failures in ${groupFailures(failures).length} groups (route → status):`);
   for (const [key, group] of groupFailures(failures)) print(`  ${String(group.length).padStart(5)} × ${key}`);
   for (const [key, group] of groupFailures(failures)) {

@@ -92,10 +92,10 @@ const JSON_DEFECTS = {
   },
 } satisfies Record<string, (body: Buffer, rng: Rng) => Buffer>;
 
-/** A JSON object of the pairs (a repeated name is a duplicate key), now and then spoilt. */
-export function jsonBody(rng: Rng, pairs: readonly Pair[], traits: string[]): Buffer {
+/** A JSON object of the pairs (a repeated name is a duplicate key), now and then spoilt when `spoil`. */
+export function jsonBody(rng: Rng, pairs: readonly Pair[], traits: string[], spoil: boolean): Buffer {
   const body = jsonBytes(new Obj([...pairs]));
-  if (!rng.chance(0.12)) return body;
+  if (!spoil || !rng.chance(0.12)) return body;
   const defect = rng.pick(Object.keys(JSON_DEFECTS) as (keyof typeof JSON_DEFECTS)[]);
   traits.push(`json:${defect}`);
   return JSON_DEFECTS[defect](body, rng);
@@ -142,13 +142,14 @@ const MULTIPART_DEFECTS = [
 
 /**
  * A `multipart/form-data` body of the pairs (and a file part under `fileField` when the route takes
- * one), now and then spoilt. Answers the body and its Content-Type.
+ * one), now and then spoilt when `spoil`. Answers the body and its Content-Type.
  */
 export function multipartBody(
   rng: Rng,
   pairs: readonly Pair[],
   fileField: string | null,
   traits: string[],
+  spoil: boolean,
 ): { body: Buffer; contentType: string } {
   const boundary = `----kilnfuzz${rng.text(16)}`;
   const fields = flatten(pairs);
@@ -160,7 +161,7 @@ export function multipartBody(
   let newline = "\r\n";
   let closing = `--${boundary}--\r\n`;
   let preamble = "";
-  const defect = rng.chance(0.3) ? rng.pick(MULTIPART_DEFECTS) : null;
+  const defect = spoil && rng.chance(0.3) ? rng.pick(MULTIPART_DEFECTS) : null;
   if (defect) traits.push(`multipart:${defect}`);
   switch (defect) {
     case "unnamed-part":

@@ -188,6 +188,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     elapsedMs: 0,
   };
   const sent: FuzzRequest[] = [];
+  // Requests answered 5xx or not at all: the likelier causes of an error logged on their path.
+  const suspicious = new Set<FuzzRequest>();
   const before = await liveness(server, target.fixture.adminToken);
   if (before) {
     result.broken = {
@@ -211,6 +213,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       count(result.statuses, request.family, outcomeLabel(outcome));
       if (outcome.kind !== "answered" && outcome.kind !== "refused") unanswered.push(request);
       const problem = problemOf(request, outcome);
+      if (problem || outcome.kind !== "answered") suspicious.add(request);
       if (problem) {
         const status = outcome.kind === "answered" ? outcome.status : null;
         result.failures.push({ request, problem, status, port: server.port });
@@ -231,10 +234,12 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   await new Promise((resolve) => setTimeout(resolve, 500));
   result.loggedErrors = errorLines(server.logs.slice(logsBefore)).map((line) => ({
     line,
-    candidates: sent.filter(
-      (request) =>
-        request.method.toUpperCase() === line["method"] && request.target.split("?", 1)[0] === line["path"],
-    ),
+    candidates: sent
+      .filter(
+        (request) =>
+          request.method.toUpperCase() === line["method"] && request.target.split("?", 1)[0] === line["path"],
+      )
+      .sort((a, b) => Number(suspicious.has(b)) - Number(suspicious.has(a))),
     port: server.port,
   }));
   result.elapsedMs = performance.now() - started;

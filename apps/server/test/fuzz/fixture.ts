@@ -25,12 +25,18 @@ export type Kind =
   | "branch"
   | "tag"
   | "sha"
+  | "blob"
   | "file";
 
-/** Real values of one kind: `kept` ones are only read, `expendable` ones may be changed or deleted. */
+/**
+ * Real values of one kind: `kept` ones are only read, `expendable` ones may be changed or deleted.
+ * The first `main` of the kept ones name the object the others of the fixture belong to (the
+ * project that holds the issues, the group that holds the members).
+ */
 export interface Pool {
   kept: (string | number)[];
   expendable: (string | number)[];
+  main?: number;
 }
 
 /** The real objects of a fuzzed server, and who may act on them. */
@@ -162,6 +168,8 @@ export async function seedFixture(server: KilnProcess, root: TestUser): Promise<
     await upload(publicProject.id, "fuzzer/fuzz-public"),
   ];
   const namespaces = await api<{ id: number }[]>({ path: "/namespaces" });
+  const tree = await api<{ id: string; type: string }[]>({ path: `/projects/${project.id}/repository/tree` });
+  const blobs = tree.filter((entry) => entry.type === "blob").map((entry) => entry.id);
 
   const ids = (objects: { id: number }[]) => objects.map((object) => object.id);
   return {
@@ -172,9 +180,10 @@ export async function seedFixture(server: KilnProcess, root: TestUser): Promise<
       project: {
         kept: [project.id, "root/fuzz-project", publicProject.id, grouped.id],
         expendable: ids(spareProjects),
+        main: 2,
       },
       user: { kept: [root.id, user.id, "fuzzer"], expendable: ids(spareUsers) },
-      group: { kept: [group.id, "fuzz-group"], expendable: [spareGroup.id] },
+      group: { kept: [group.id, "fuzz-group"], expendable: [spareGroup.id], main: 2 },
       namespace: { kept: ids(namespaces), expendable: [] },
       issue: { kept: [issue.id], expendable: ids(spareIssues) },
       mergeRequest: { kept: [mergeRequest.id], expendable: [spareMergeRequest.id] },
@@ -187,6 +196,7 @@ export async function seedFixture(server: KilnProcess, root: TestUser): Promise<
       branch: { kept: ["master", "topic/slash"], expendable: ["feature", "spare-branch"] },
       tag: { kept: ["v1.0"], expendable: ["v0.9"] },
       sha: { kept: [c2, c2.slice(0, 8), "master", "feature", "v1.0"], expendable: [c1] },
+      blob: { kept: blobs, expendable: [] },
       file: { kept: ["README.md", "docs/a.md", "feature.txt"], expendable: ["new.txt"] },
     },
     repositories: [

@@ -42,19 +42,25 @@ function chunked(body: Buffer, rng: Rng): Buffer {
 
 /**
  * The Content-Type (now and then replaced by a wrong one) and the length of a body: mostly a right
- * `Content-Length`, now and then a short, long, invalid or doubled one, chunked encoding (valid or
- * not), or a `Content-Encoding` the body does not have.
+ * `Content-Length`, now and then (when `spoil`) a short, long, invalid or doubled one, chunked
+ * encoding (valid or not), or a `Content-Encoding` the body does not have.
  */
-export function frameBody(rng: Rng, body: Buffer, contentType: string | null, traits: string[]): Framed {
+export function frameBody(
+  rng: Rng,
+  body: Buffer,
+  contentType: string | null,
+  traits: string[],
+  spoil: boolean,
+): Framed {
   const headers: [string, string][] = [];
   let type = contentType;
-  if (rng.chance(0.08)) {
+  if (spoil && rng.chance(0.08)) {
     type = rng.pick(WRONG_TYPES);
     traits.push("content-type:wrong");
   }
   if (type !== null) headers.push(["Content-Type", type]);
   const length = String(body.length);
-  if (!rng.chance(0.1)) {
+  if (!spoil || !rng.chance(0.1)) {
     if (body.length > 0 || rng.chance(0.5)) headers.push(["Content-Length", length]);
     return { headers, body, incomplete: false };
   }
@@ -109,7 +115,7 @@ export function frameBody(rng: Rng, body: Buffer, contentType: string | null, tr
  * 100-continue`, a folded or huge header, many headers, a lower-case method.
  */
 export function oddMessage(rng: Rng, request: FuzzRequest): FuzzRequest {
-  if (!rng.chance(0.04)) return request;
+  if (request.traits.includes("style:careful") || !rng.chance(0.04)) return request;
   const oddity = rng.pick([
     "http-1.0",
     "no-host",

@@ -17,5 +17,6 @@ export function generateRequest(target: FuzzTarget, seed: number, index: number)
   const generate = { api: apiRequest, git: gitRequest, uploads: uploadRequest, unknown: unknownRequest }[
     surface
   ];
-  return oddMessage(rng, generate(rng, target, seed, index));
+  const request = generate(rng, target, seed, index);
+  return oddMessage(rng, { ...request, traits: [`surface:${surface}`, ...request.traits] });
 }

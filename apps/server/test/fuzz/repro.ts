@@ -18,11 +18,14 @@ function printfFormat(bytes: Buffer): string {
 const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
 const printable = (text: string) => /^[\x21-\x7e]*$/.test(text);
 
-/** The request's exact bytes sent with `nc` (closing its side when the input ends), or null when too large. */
-export function ncCommand(request: FuzzRequest, port: number): string | null {
+/** Sends stdin on a TCP connection and prints the answer; closes its side when stdin ends, as the fuzzer does. */
+const SEND_RAW = `node -e 'const s=require("net").connect(process.argv[1],"127.0.0.1");process.stdin.pipe(s);s.pipe(process.stdout)'`;
+
+/** The request's exact bytes sent by node on a fresh connection, or null when too large to print. */
+export function rawCommand(request: FuzzRequest, port: number): string | null {
   const bytes = requestBytes(request, port);
   if (bytes.length > PRINTABLE_LIMIT) return null;
-  return `printf '${printfFormat(bytes)}' | nc -q 10 127.0.0.1 ${port}`;
+  return `printf '${printfFormat(bytes)}' | ${SEND_RAW} ${port}`;
 }
 
 /**
@@ -52,7 +55,9 @@ export function reproduction(request: FuzzRequest, port: number): string[] {
   const lines = [`replay: node apps/server/bench/fuzz.mjs --seed ${request.seed} --replay ${request.index}`];
   const curl = curlCommand(request, port);
   if (curl) lines.push(`curl:   ${curl}`);
-  const nc = ncCommand(request, port);
-  lines.push(nc ? `raw:    ${nc}` : `raw:    (${requestBytes(request, port).length} bytes: use the replay)`);
+  const raw = rawCommand(request, port);
+  lines.push(
+    raw ? `raw:    ${raw}` : `raw:    (${requestBytes(request, port).length} bytes: use the replay)`,
+  );
   return lines;
 }

@@ -87,7 +87,7 @@ const KIND_AFTER: Record<string, Kind> = {
   milestones: "milestone",
   commits: "sha",
   blobs: "sha",
-  raw_blobs: "sha",
+  raw_blobs: "blob",
   branches: "branch",
   tags: "tag",
 };

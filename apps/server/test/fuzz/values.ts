@@ -162,22 +162,54 @@ export function hugeArray(rng: Rng): Value[] {
   return Array.from({ length }, (_, i) => (item === "1" ? String(i + 1) : item));
 }
 
-/** A real value of a kind: kept ones for reads, spare ones when the request may change or delete it. */
-export function realValue(rng: Rng, pool: Pool, mutates: boolean): string | number | null {
+/**
+ * A real value of a kind: a spare one when the request may change or delete it, the main one when
+ * it names the parent of other objects in a careful request, any otherwise.
+ */
+export function realValue(rng: Rng, pool: Pool, use: "spare" | "parent" | "any"): string | number | null {
   const candidates =
-    mutates && pool.expendable.length > 0 ? pool.expendable : [...pool.kept, ...pool.expendable];
+    use === "spare" && pool.expendable.length > 0
+      ? pool.expendable
+      : use === "parent" && pool.main
+        ? pool.kept.slice(0, pool.main)
+        : [...pool.kept, ...pool.expendable];
   return candidates.length > 0 ? rng.pick(candidates) : null;
 }
 
-/** A plausible value of a parameter: a real object when its name says which kind, else one of its type. */
+/** Values a parameter of that name takes in real use (its type alone would not say: `color`, `email`…). */
+const BY_NAME: Record<string, (rng: Rng) => Value> = {
+  color: (rng) => rng.pick(["#ff0000", "#00AA00", "red"]),
+  email: (rng) => `fuzz-${rng.text(6)}@example.com`,
+  url: (rng) => `http://kiln-fuzz.invalid/${rng.text(4)}`,
+  password: () => "password123",
+  due_date: () => "2026-12-31",
+  start_date: () => "2026-01-01",
+  created_at: () => "2026-01-01T00:00:00Z",
+  updated_at: () => "2026-06-01T00:00:00Z",
+  visibility_level: (rng) => rng.pick([0, 10, 20]),
+  access_level: (rng) => rng.pick([10, 20, 30, 40, 50]),
+  group_access: (rng) => rng.pick([10, 20, 30, 40, 50]),
+  labels: (rng) => rng.pick(["bug", "bug,spare-label", "new-label"]),
+  state_event: (rng) => rng.pick(["close", "reopen", "activate"]),
+  content: (rng) => `fuzz content ${rng.text(8)}\n`,
+  commit_message: () => "fuzz commit",
+  body: (rng) => `a note ${rng.text(8)}`,
+  title: (rng) => `fuzz ${rng.text(8)}`,
+  name: (rng) => `fuzz-${rng.text(8)}`,
+  path: (rng) => `fuzz-${rng.text(8)}`,
+};
+
+/** A plausible value of a parameter: a real object when its name says which kind, else one of its name or type. */
 export function plausibleValue(
   rng: Rng,
   param: ParamShape,
   kind: Kind | null,
   pools: Record<Kind, Pool>,
 ): Value {
-  const real = kind ? realValue(rng, pools[kind], false) : null;
+  const real = kind ? realValue(rng, pools[kind], "any") : null;
   if (real !== null && rng.chance(0.8)) return param.type === "array" ? [real] : real;
+  const named = BY_NAME[param.name];
+  if (named && rng.chance(0.8)) return named(rng);
   switch (param.type) {
     case "number":
       return rng.chance(0.5) ? rng.int(1, 5) : String(rng.int(1, 100));
