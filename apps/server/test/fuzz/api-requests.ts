@@ -3,7 +3,7 @@ import type { Fixture, Kind } from "./fixture.js";
 import { frameBody } from "./framing.js";
 import type { Rng } from "./prng.js";
 import { kindOfName, type RouteShape, type Segment } from "./route-shapes.js";
-import { hugeArray, oddValue, plausibleValue, realValue } from "./values.js";
+import { hugeArray, oddValue, plausibleValue, realValue, tagged } from "./values.js";
 import type { FuzzRequest } from "./wire.js";
 
 /** What the generators know of the server: its real objects and the route table. */
@@ -82,7 +82,7 @@ function pathSegment(
       traits.push("path:long-segment");
       return "x".repeat(rng.pick([5_000, 12_000]));
     }
-    return rng.chance(0.05) ? "" : rng.pick(ODD_SEGMENTS);
+    return rng.chance(0.05) ? "" : tagged(rng.pick(ODD_SEGMENTS), "path", traits);
   }
   const text = String(real);
   if (text.includes("/") && style === "wild" && rng.chance(0.2)) {
@@ -139,7 +139,11 @@ function credentials(
   else (where === "query" ? query : (body ?? query)).push(["private_token", token]);
   if (credential === "sudo") {
     const real = realValue(rng, fixture.pools.user, "any") ?? "root";
-    const sudo = rng.chance(0.4) ? real : rng.chance(0.7) ? rng.pick(SUDO_TARGETS) : oddValue(rng, traits);
+    const sudo = rng.chance(0.4)
+      ? real
+      : rng.chance(0.7)
+        ? tagged(rng.pick(SUDO_TARGETS), "sudo", traits)
+        : oddValue(rng, traits);
     if (rng.chance(0.4) && typeof sudo !== "object") headers.push(["SUDO", String(sudo)]);
     else (body && rng.chance(0.5) ? body : query).push(["sudo", sudo]);
   }

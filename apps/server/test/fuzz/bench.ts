@@ -184,6 +184,13 @@ function summarise(
     print(`\n${group.length} × ${key}:`);
     for (const failure of group.slice(0, options.examples)) print(describeFailure(failure));
   }
+  print("\nslowest exchanges:");
+  const slowest = results.flatMap((result) => result.slowest).sort((a, b) => b.ms - a.ms);
+  for (const { request, ms } of slowest.slice(0, 10)) {
+    print(
+      `  ${(ms / 1000).toFixed(1)} s [#${request.index}] ${request.method} ${request.target.slice(0, 150)} (${request.traits.join(" ")})`,
+    );
+  }
   const byMessage = new Map<string, LoggedError[]>();
   for (const error of logged) {
     const err = error.line["err"] as { message?: string } | undefined;

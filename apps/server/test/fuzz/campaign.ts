@@ -78,6 +78,8 @@ export interface CampaignResult {
   statuses: Map<string, Map<string, number>>;
   /** "internal error" and "request failed" lines of the server's log. */
   loggedErrors: LoggedError[];
+  /** The slowest exchanges, slowest first (a request that ties the server up is worth a look). */
+  slowest: { request: FuzzRequest; ms: number }[];
   elapsedMs: number;
 }
 
@@ -100,6 +102,40 @@ export interface CampaignOptions {
   onBatch?: (sent: number, failures: number) => void;
 }
 
+/** Node's limit on a request's head (`--max-http-header-size`, 16 KiB by default). */
+const MAX_HEAD_BYTES = 16 * 1024;
+
+const headSize = (request: FuzzRequest) =>
+  request.target.length +
+  request.headers.reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0);
+
+/** Traits of requests node's HTTP parser refuses itself (a 400 or 431, then the connection is closed). */
+const PARSER_REFUSES = [
+  "message:lower-case-method",
+  "message:no-host",
+  "message:folded-header",
+  "message:huge-header",
+  "framing:bad-chunk",
+  "framing:two-lengths",
+  "framing:chunked-and-length",
+  "framing:invalid-length",
+];
+
+/**
+ * Whether a request may go unanswered: one the client stopped sending; a CONNECT, which node's
+ * server drops when nobody listens for tunnels (Kiln serves none); and one node's parser refuses
+ * (a head over its limit among them): it answers and closes while the client may still be sending,
+ * and the reset can beat the answer.
+ */
+function unansweredIsFine(request: FuzzRequest): boolean {
+  return (
+    request.incomplete === true ||
+    request.method === "CONNECT" ||
+    headSize(request) > MAX_HEAD_BYTES ||
+    request.traits.some((trait) => PARSER_REFUSES.includes(trait))
+  );
+}
+
 /** What is wrong with an outcome, or null when it is a fine answer to a fuzzed request. */
 export function problemOf(request: FuzzRequest, outcome: Outcome): string | null {
   switch (outcome.kind) {
@@ -116,10 +152,7 @@ export function problemOf(request: FuzzRequest, outcome: Outcome): string | null
       return null;
     }
     case "no-answer":
-      // A request the client stopped sending may go unanswered; so may a CONNECT, which node's
-      // server drops when nobody listens for tunnels (Kiln serves none).
-      if (request.incomplete || request.method === "CONNECT") return null;
-      return `no answer (${outcome.error ?? "connection closed"})`;
+      return unansweredIsFine(request) ? null : `no answer (${outcome.error ?? "connection closed"})`;
     case "malformed":
       return `malformed answer: ${outcome.detail}`;
     case "timeout":
@@ -185,6 +218,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     broken: null,
     statuses: new Map(),
     loggedErrors: [],
+    slowest: [],
     elapsedMs: 0,
   };
   const sent: FuzzRequest[] = [];
@@ -209,7 +243,9 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     }
     const unanswered: FuzzRequest[] = [];
     await inParallel(batch, concurrency, async (request) => {
+      const sentAt = performance.now();
       const outcome = await exchange(request, server.port);
+      keepSlowest(result.slowest, { request, ms: performance.now() - sentAt });
       count(result.statuses, request.family, outcomeLabel(outcome));
       if (outcome.kind !== "answered" && outcome.kind !== "refused") unanswered.push(request);
       const problem = problemOf(request, outcome);
@@ -244,6 +280,16 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   }));
   result.elapsedMs = performance.now() - started;
   return result;
+}
+
+/** How many of the slowest exchanges a campaign keeps. */
+const SLOWEST_KEPT = 10;
+
+function keepSlowest(slowest: CampaignResult["slowest"], entry: CampaignResult["slowest"][number]): void {
+  if (slowest.length === SLOWEST_KEPT && (slowest[SLOWEST_KEPT - 1]?.ms ?? 0) >= entry.ms) return;
+  slowest.push(entry);
+  slowest.sort((a, b) => b.ms - a.ms);
+  slowest.length = Math.min(slowest.length, SLOWEST_KEPT);
 }
 
 function count(statuses: Map<string, Map<string, number>>, family: string, label: string): void {

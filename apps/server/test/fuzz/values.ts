@@ -94,6 +94,23 @@ const ODD_ESCAPES = [
 /** Numbers that fit no column: JSON only (forms carry them as the strings above). */
 const ODD_NUMBERS = [-1, 0, 1.5, -0.5, 1e308, -1e308, 2 ** 31, 2 ** 53 + 2, 2 ** 64, 5e-324];
 
+/** The largest value of a 32-bit integer column (PostgreSQL's `integer`). */
+const INT4_MAX = 2 ** 31 - 1;
+
+/**
+ * `value` as is, with a trait when it holds something a database may refuse: a NUL character, raw
+ * or percent-encoded (`<where>:nul`), or a number outside a 32-bit integer column's range
+ * (`<where>:big-number`).
+ */
+export function tagged<T extends string | number>(value: T, where: string, traits: string[]): T {
+  const text = String(value);
+  if (text.includes("\0") || /%00/.test(text)) traits.push(`${where}:nul`);
+  if (/^-?\d+(\.\d+)?(e\+?\d+)?$/i.test(text.trim()) && Math.abs(Number(text)) > INT4_MAX) {
+    traits.push(`${where}:big-number`);
+  }
+  return value;
+}
+
 /** A value that is wrong for most parameters, with the trait that names what is unusual about it. */
 export function oddValue(rng: Rng, traits: string[], depth = 0): Value {
   const choice = rng.weighted({
@@ -111,19 +128,22 @@ export function oddValue(rng: Rng, traits: string[], depth = 0): Value {
   });
   switch (choice) {
     case "string":
-      return rng.pick(ODD_STRINGS);
+      return tagged(rng.pick(ODD_STRINGS), "value", traits);
     case "escape":
       traits.push("value:bad-escape");
-      return new Literal(rng.pick(ODD_ESCAPES));
+      return new Literal(tagged(rng.pick(ODD_ESCAPES), "value", traits));
     case "number":
-      return rng.pick(ODD_NUMBERS);
+      return tagged(rng.pick(ODD_NUMBERS), "value", traits);
     case "boolean":
       return rng.chance(0.5);
     case "null":
       return null;
-    case "bytes":
+    case "bytes": {
       traits.push("value:bytes");
-      return new Bytes(rng.bytes(rng.int(1, 64)));
+      const bytes = rng.bytes(rng.int(1, 64));
+      if (bytes.includes(0)) traits.push("value:nul");
+      return new Bytes(bytes);
+    }
     case "long":
       traits.push("value:long-string");
       return rng.pick(["a", "é", "😀", "%"]).repeat(rng.pick([300, 10_000, 200_000]));
