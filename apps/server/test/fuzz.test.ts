@@ -1,11 +1,12 @@
 import { v3Routes } from "@kiln/rest-adapter";
 import { beforeAll, expect, it } from "vitest";
-import { fuzzServerOf, runCampaign } from "./fuzz/campaign.js";
+import { runCampaign } from "./fuzz/campaign.js";
 import { seedFixture } from "./fuzz/fixture.js";
 import type { FuzzTarget } from "./fuzz/generate.js";
 import { randomSeed } from "./fuzz/prng.js";
 import { campaignReport } from "./fuzz/report.js";
 import { routeShapes } from "./fuzz/route-shapes.js";
+import { fuzzServerOf } from "./fuzz/server.js";
 import { onEachDatabase } from "./support.js";
 
 /** Always run, so that what it found once is checked on every run. */

@@ -256,9 +256,13 @@ export function apiRequest(rng: Rng, target: FuzzTarget, seed: number, index: nu
     encoding === "query" && !(spoil && rng.chance(0.05))
       ? null
       : frameBody(rng, body, contentType, traits, spoil);
+  // Two identical changes at once: the second must lose cleanly (a 4xx), not on a unique index.
+  const twin = style === "careful" && mutates && rng.chance(0.1);
+  if (twin) traits.push("race:twin");
   return {
     seed,
     index,
+    twin,
     family: `${route.method} ${route.path}`,
     traits,
     method,

@@ -5,20 +5,14 @@
  */
 import { v3Routes } from "@kiln/rest-adapter";
 import { type KilnProcess, signInAsRoot, startKiln } from "@kiln/testkit";
-import {
-  type CampaignResult,
-  type FuzzServer,
-  fuzzServerOf,
-  type LoggedError,
-  liveness,
-  problemOf,
-  runCampaign,
-} from "./campaign.js";
+import { type CampaignResult, type LoggedError, runCampaign } from "./campaign.js";
+import { problemOf } from "./checks.js";
 import { seedFixture } from "./fixture.js";
 import { type FuzzTarget, generateRequest } from "./generate.js";
 import { campaignReport, describeFailure, groupFailures } from "./report.js";
 import { routeShapes } from "./route-shapes.js";
-import { exchange, type FuzzRequest } from "./wire.js";
+import { type FuzzServer, fuzzServerOf, liveness } from "./server.js";
+import { type FuzzRequest, send } from "./wire.js";
 
 /** What `bench/fuzz.mjs` asks for. */
 export interface FuzzBenchOptions {
@@ -59,10 +53,13 @@ async function sendAlone(options: FuzzBenchOptions, database: "sqlite" | "postgr
   const fresh = await freshServer(options.entry, database);
   try {
     const request = generateRequest(fresh.target, options.seed, index);
-    const outcome = await exchange(request, fresh.server.port);
+    const outcomes = await send(request, fresh.server.port);
     await new Promise((resolve) => setTimeout(resolve, 300));
     const broken = await liveness(fresh.watched, fresh.target.fixture.adminToken);
-    return { request, outcome, problem: problemOf(request, outcome), broken, fresh };
+    const problems = outcomes
+      .map((outcome) => problemOf(request, outcome))
+      .filter((problem) => problem !== null);
+    return { request, outcomes, problem: problems[0] ?? null, broken, fresh };
   } catch (error) {
     await fresh.server.stop();
     throw error;
@@ -83,14 +80,16 @@ async function isolate(options: FuzzBenchOptions, database: "sqlite" | "postgres
 
 async function replay(options: FuzzBenchOptions, index: number): Promise<number> {
   const alone = await sendAlone(options, options.databases[0] ?? "sqlite", index);
-  const { request, outcome, fresh } = alone;
+  const { request, outcomes, fresh } = alone;
   const port = fresh.server.port;
   options.print(describeFailure({ request, problem: alone.problem ?? "answered fine", status: null, port }));
-  const shown =
-    outcome.kind === "answered"
-      ? { ...outcome, body: outcome.body.toString("utf8").slice(0, 1000) }
-      : outcome;
-  options.print(`answer: ${JSON.stringify(shown)}`);
+  for (const outcome of outcomes) {
+    const shown =
+      outcome.kind === "answered"
+        ? { ...outcome, body: outcome.body.toString("utf8").slice(0, 1000) }
+        : outcome;
+    options.print(`answer: ${JSON.stringify(shown)}`);
+  }
   options.print(
     alone.broken ? `SERVER BROKEN: ${alone.broken}\n${fresh.watched.stderr()}` : "the server still answers",
   );

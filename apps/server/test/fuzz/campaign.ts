@@ -1,40 +1,7 @@
-import type { KilnProcess } from "@kiln/testkit";
+import { outcomeLabel, problemOf } from "./checks.js";
 import { type FuzzTarget, generateRequest } from "./generate.js";
-import { exchange, type FuzzRequest, type Outcome } from "./wire.js";
-
-/** The server under fuzz, as the campaign watches it. */
-export interface FuzzServer {
-  port: number;
-  /** Why the process is gone (`exit code 1`, `signal SIGSEGV`), or null while it runs. */
-  exited(): string | null;
-  /** The JSON log lines it printed so far. */
-  logs: readonly Record<string, unknown>[];
-  /** The end of what it wrote to stderr (a crash's stack). */
-  stderr(): string;
-}
-
-/** How much of the server's stderr is kept. */
-const STDERR_TAIL = 4096;
-
-/** A test server as the campaign watches it (from now on: its stderr is read from here). */
-export function fuzzServerOf(server: KilnProcess): FuzzServer {
-  const child = server.process;
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL);
-  });
-  return {
-    port: server.port,
-    exited: () =>
-      child.signalCode !== null
-        ? `signal ${child.signalCode}`
-        : child.exitCode !== null
-          ? `exit code ${child.exitCode}`
-          : null,
-    logs: server.logs,
-    stderr: () => stderr,
-  };
-}
+import { type FuzzServer, liveness } from "./server.js";
+import { type FuzzRequest, send } from "./wire.js";
 
 /** A request the server answered wrongly: a 5xx, a malformed answer, or none. */
 export interface Failure {
@@ -102,96 +69,6 @@ export interface CampaignOptions {
   onBatch?: (sent: number, failures: number) => void;
 }
 
-/** Node's limit on a request's head (`--max-http-header-size`, 16 KiB by default). */
-const MAX_HEAD_BYTES = 16 * 1024;
-
-const headSize = (request: FuzzRequest) =>
-  request.target.length +
-  request.headers.reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0);
-
-/** Traits of requests node's HTTP parser refuses itself (a 400 or 431, then the connection is closed). */
-const PARSER_REFUSES = [
-  "message:lower-case-method",
-  "message:no-host",
-  "message:folded-header",
-  "message:huge-header",
-  "framing:bad-chunk",
-  "framing:two-lengths",
-  "framing:chunked-and-length",
-  "framing:invalid-length",
-];
-
-/**
- * Whether a request may go unanswered: one the client stopped sending; a CONNECT, which node's
- * server drops when nobody listens for tunnels (Kiln serves none); and one node's parser refuses
- * (a head over its limit among them): it answers and closes while the client may still be sending,
- * and the reset can beat the answer.
- */
-function unansweredIsFine(request: FuzzRequest): boolean {
-  return (
-    request.incomplete === true ||
-    request.method === "CONNECT" ||
-    headSize(request) > MAX_HEAD_BYTES ||
-    request.traits.some((trait) => PARSER_REFUSES.includes(trait))
-  );
-}
-
-/** What is wrong with an outcome, or null when it is a fine answer to a fuzzed request. */
-export function problemOf(request: FuzzRequest, outcome: Outcome): string | null {
-  switch (outcome.kind) {
-    case "answered": {
-      const { status, headers, body } = outcome;
-      if (status >= 500) return `${status} ${body.toString("utf8").slice(0, 200)}`;
-      if (/json/i.test(headers["content-type"] ?? "") && body.length > 0) {
-        try {
-          JSON.parse(body.toString("utf8"));
-        } catch {
-          return `${status} declares JSON but its body does not parse: ${JSON.stringify(body.toString("utf8").slice(0, 100))}`;
-        }
-      }
-      return null;
-    }
-    case "no-answer":
-      return unansweredIsFine(request) ? null : `no answer (${outcome.error ?? "connection closed"})`;
-    case "malformed":
-      return `malformed answer: ${outcome.detail}`;
-    case "timeout":
-      return "no answer within the time limit";
-    case "refused":
-      // Nothing listens: the server is gone, which the check after the batch reports once.
-      return null;
-  }
-}
-
-const outcomeLabel = (outcome: Outcome) =>
-  outcome.kind === "answered" ? String(outcome.status) : outcome.kind;
-
-/** Whether the server still serves root's `GET /api/v3/user`; a problem otherwise. */
-export async function liveness(server: FuzzServer, token: string): Promise<string | null> {
-  const gone = server.exited();
-  if (gone) return `the server process is gone (${gone})`;
-  const probe: FuzzRequest = {
-    seed: 0,
-    index: -1,
-    family: "liveness",
-    traits: [],
-    method: "GET",
-    target: "/api/v3/user",
-    headers: [["PRIVATE-TOKEN", token]],
-    body: Buffer.alloc(0),
-  };
-  const outcome = await exchange(probe, server.port);
-  if (outcome.kind === "answered" && outcome.status === 200) {
-    const user = JSON.parse(outcome.body.toString("utf8")) as { username?: unknown };
-    if (user.username === "root") return null;
-  }
-  const goneNow = server.exited();
-  if (goneNow) return `the server process is gone (${goneNow})`;
-  return `GET /api/v3/user as root no longer answers 200 (${outcomeLabel(outcome)}${
-    outcome.kind === "answered" ? ` ${outcome.body.toString("utf8").slice(0, 200)}` : ""
-  })`;
-}
-
 /** Log lines that mean a request reached a 500 path. */
 function errorLines(lines: readonly Record<string, unknown>[]): Record<string, unknown>[] {
   return lines.filter((line) => line["msg"] === "internal error" || line["msg"] === "request failed");
@@ -244,15 +121,17 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     const unanswered: FuzzRequest[] = [];
     await inParallel(batch, concurrency, async (request) => {
       const sentAt = performance.now();
-      const outcome = await exchange(request, server.port);
+      const outcomes = await send(request, server.port);
       keepSlowest(result.slowest, { request, ms: performance.now() - sentAt });
-      count(result.statuses, request.family, outcomeLabel(outcome));
-      if (outcome.kind !== "answered" && outcome.kind !== "refused") unanswered.push(request);
-      const problem = problemOf(request, outcome);
-      if (problem || outcome.kind !== "answered") suspicious.add(request);
-      if (problem) {
-        const status = outcome.kind === "answered" ? outcome.status : null;
-        result.failures.push({ request, problem, status, port: server.port });
+      for (const outcome of outcomes) {
+        count(result.statuses, request.family, outcomeLabel(outcome));
+        if (outcome.kind !== "answered" && outcome.kind !== "refused") unanswered.push(request);
+        const problem = problemOf(request, outcome);
+        if (problem || outcome.kind !== "answered") suspicious.add(request);
+        if (problem) {
+          const status = outcome.kind === "answered" ? outcome.status : null;
+          result.failures.push({ request, problem, status, port: server.port });
+        }
       }
     });
     result.sent += batch.length;

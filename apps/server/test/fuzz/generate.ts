@@ -1,6 +1,7 @@
 import { apiRequest, type FuzzTarget } from "./api-requests.js";
 import { oddMessage } from "./framing.js";
-import { gitRequest, unknownRequest, uploadRequest } from "./other-requests.js";
+import { gitRequest } from "./git-requests.js";
+import { unknownRequest, uploadRequest } from "./other-requests.js";
 import { Rng, requestSeed } from "./prng.js";
 import type { FuzzRequest } from "./wire.js";
 

@@ -59,5 +59,7 @@ export function reproduction(request: FuzzRequest, port: number): string[] {
   lines.push(
     raw ? `raw:    ${raw}` : `raw:    (${requestBytes(request, port).length} bytes: use the replay)`,
   );
+  if (request.twin)
+    lines.push("twice:  sent twice at the same moment: run the command twice at once (`cmd & cmd`)");
   return lines;
 }

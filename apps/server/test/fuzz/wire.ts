@@ -24,6 +24,8 @@ export interface FuzzRequest {
   host?: string | null;
   /** The body is shorter than its declared length: the client half-closes after sending it. */
   incomplete?: boolean;
+  /** Sent twice at the same moment, on two connections (two identical requests racing). */
+  twin?: boolean;
 }
 
 /** What came back. */
@@ -94,6 +96,11 @@ export function exchange(
       else finish(parseAnswer(received, request.method, true) ?? { kind: "malformed", detail: "cut off" });
     });
   });
+}
+
+/** Sends a request (twice at once when it is a twin) and answers each outcome. */
+export function send(request: FuzzRequest, port: number): Promise<Outcome[]> {
+  return Promise.all(Array.from({ length: request.twin ? 2 : 1 }, () => exchange(request, port)));
 }
 
 /**
