@@ -155,14 +155,20 @@ const someName = (rng: Rng, route: RouteShape, fallback: string) =>
   route.params.length > 0 ? rng.pick(route.params).name : fallback;
 
 /**
- * The route's parameters, plausible but for one (or, a third of the time, all plausible). No
+ * The route's parameters, plausible but for one (or, a third of the time or when asked, all). No
  * `import_url`: a plausible one would have the server clone from somewhere.
  */
-function carefulParameters(rng: Rng, route: RouteShape, target: FuzzTarget, traits: string[]): Pair[] {
+function carefulParameters(
+  rng: Rng,
+  route: RouteShape,
+  target: FuzzTarget,
+  traits: string[],
+  allPlausible: boolean,
+): Pair[] {
   const pairs: Pair[] = route.params
     .filter((param) => param.name !== "import_url" && rng.chance(0.8))
     .map((param) => [param.name, plausibleValue(rng, param, kindOfName(param.name), target.fixture.pools)]);
-  const wrong = pairs.length > 0 && rng.chance(0.67) ? rng.int(0, pairs.length - 1) : -1;
+  const wrong = pairs.length > 0 && !allPlausible && rng.chance(0.67) ? rng.int(0, pairs.length - 1) : -1;
   const pair = pairs[wrong];
   if (pair) pairs[wrong] = [pair[0], oddValue(rng, traits)];
   return pairs;
@@ -227,7 +233,13 @@ export function apiRequest(rng: Rng, target: FuzzTarget, seed: number, index: nu
     traits.push("path:odd-end");
     path += rng.pick(["/", "//", ".json", "/.", "/..", "%2F", "?", "#x", ";x"]);
   }
-  const all = (style === "careful" ? carefulParameters : wildParameters)(rng, route, target, traits);
+  // Two identical valid changes at once: the second must lose cleanly (a 4xx), not on a unique index.
+  const twin = style === "careful" && mutates && rng.chance(0.15);
+  if (twin) traits.push("race:twin");
+  const all =
+    style === "careful"
+      ? carefulParameters(rng, route, target, traits, twin)
+      : wildParameters(rng, route, target, traits);
   const spoil = style === "wild";
   const carriesBody = method === "POST" || method === "PUT" ? rng.chance(0.85) : rng.chance(0.15);
   const encoding = carriesBody
@@ -256,9 +268,6 @@ export function apiRequest(rng: Rng, target: FuzzTarget, seed: number, index: nu
     encoding === "query" && !(spoil && rng.chance(0.05))
       ? null
       : frameBody(rng, body, contentType, traits, spoil);
-  // Two identical changes at once: the second must lose cleanly (a 4xx), not on a unique index.
-  const twin = style === "careful" && mutates && rng.chance(0.1);
-  if (twin) traits.push("race:twin");
   return {
     seed,
     index,

@@ -18,7 +18,10 @@ export interface Breakage {
   detail: string;
   /** The end of the server's stderr. */
   stderr: string;
-  /** The batch's requests that got no proper answer (by index); the whole batch when each got one. */
+  /**
+   * The batch's requests that got no answer, those without a reason to go unanswered first; the
+   * whole batch when each got one.
+   */
   suspects: FuzzRequest[];
   port: number;
 }
@@ -138,7 +141,12 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     sent.push(...batch);
     const broken = await liveness(server, target.fixture.adminToken);
     if (broken) {
-      const suspects = (unanswered.length > 0 ? unanswered : batch).sort((a, b) => a.index - b.index);
+      // Those left unanswered for no good reason first (a CONNECT goes unanswered anyway).
+      const unexplained = (request: FuzzRequest) =>
+        result.failures.some((failure) => failure.request === request && failure.status === null);
+      const suspects = [...new Set(unanswered.length > 0 ? unanswered : batch)].sort(
+        (a, b) => Number(unexplained(b)) - Number(unexplained(a)) || a.index - b.index,
+      );
       result.broken = { detail: broken, stderr: server.stderr(), suspects, port: server.port };
       // What went unanswered in that batch is reported once, as suspects of the breakage.
       result.failures = result.failures.filter((failure) => !suspects.includes(failure.request));
