@@ -203,6 +203,35 @@ function wildParameters(rng: Rng, route: RouteShape, target: FuzzTarget, traits:
   return pairs;
 }
 
+/** A body of the pairs in an encoding (none for `query`), spoilt now and then when `spoil`. */
+function encodeBody(
+  rng: Rng,
+  encoding: "json" | "form" | "multipart" | "raw" | "query",
+  pairs: Pair[],
+  route: RouteShape,
+  traits: string[],
+  spoil: boolean,
+): { body: Buffer; contentType: string | null } {
+  switch (encoding) {
+    case "json":
+      return { body: jsonBody(rng, pairs, traits, spoil), contentType: "application/json" };
+    case "form":
+      return {
+        body: Buffer.from(urlencode(pairs), "latin1"),
+        contentType: "application/x-www-form-urlencoded",
+      };
+    case "multipart":
+      return multipartBody(rng, pairs, route.fileField, traits, spoil);
+    case "raw":
+      return {
+        body: rng.bytes(rng.int(0, 4096)),
+        contentType: rng.pick(["application/octet-stream", "text/plain", "application/json", "image/png"]),
+      };
+    case "query":
+      return { body: Buffer.alloc(0), contentType: null };
+  }
+}
+
 /** Kinds whose changes could break the fixture for later requests (a blocked user, a moved project). */
 const STRUCTURAL = new Set<Kind | null>(["user", "project", "group"]);
 
@@ -250,20 +279,7 @@ export function apiRequest(rng: Rng, target: FuzzTarget, seed: number, index: nu
   const inBody = encoding === "query" ? null : all.filter((pair) => !inQuery.includes(pair));
   const headers = credentials(rng, target, traits, inQuery, inBody, style);
   const query = urlencode(inQuery);
-  let body: Buffer = Buffer.alloc(0);
-  let contentType: string | null = null;
-  if (encoding === "json") {
-    body = jsonBody(rng, inBody ?? [], traits, spoil);
-    contentType = "application/json";
-  } else if (encoding === "form") {
-    body = Buffer.from(urlencode(inBody ?? []), "latin1");
-    contentType = "application/x-www-form-urlencoded";
-  } else if (encoding === "multipart") {
-    ({ body, contentType } = multipartBody(rng, inBody ?? [], route.fileField, traits, spoil));
-  } else if (encoding === "raw") {
-    body = rng.bytes(rng.int(0, 4096));
-    contentType = rng.pick(["application/octet-stream", "text/plain", "application/json", "image/png"]);
-  }
+  const { body, contentType } = encodeBody(rng, encoding, inBody ?? [], route, traits, spoil);
   const framed =
     encoding === "query" && !(spoil && rng.chance(0.05))
       ? null

@@ -65,6 +65,10 @@ export async function liveness(server: FuzzServer, token: string): Promise<strin
   };
   const outcome = await exchange(probe, server.port);
   if (usernameOf(outcome) === "root") return null;
+  // Refused: the process is going; give it a moment to be reaped, so that its exit code is known.
+  for (let wait = 0; outcome.kind === "refused" && !gone() && wait < 20; wait++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   const body = outcome.kind === "answered" ? ` ${outcome.body.toString("utf8").slice(0, 200)}` : "";
   return gone() ?? `GET /api/v3/user as root no longer answers 200 (${outcomeLabel(outcome)}${body})`;
 }
