@@ -60,6 +60,35 @@ describe("listCommits", () => {
     expect(await listCommits(repo.gitDir, { ref: "master", path: "*.md" })).toEqual([]);
   });
 
+  it("filters by dates git cannot write as they are: at or before 1970, fractions, the far future", async () => {
+    const ids = async (options: { since?: Date; until?: Date }) =>
+      (await listCommits(repo.gitDir, { ref: "master", ...options })).map((commit) => commit.id);
+    const all = [repo.c3, repo.c2, repo.c1];
+    for (const early of ["1960-01-01T00:00:00Z", "1970-01-01T00:00:00Z", "1970-01-01T00:00:00.500Z"]) {
+      expect(await ids({ since: new Date(early) }), early).toEqual(all);
+      expect(await ids({ until: new Date(early) }), early).toEqual([]);
+    }
+    // Before git reads a number as seconds (1973-03-03T09:46:40Z), and after it.
+    for (const early of ["1970-01-01T00:00:01Z", "1973-03-03T09:46:39Z", "1973-03-03T09:46:40Z"]) {
+      expect(await ids({ since: new Date(early) }), early).toEqual(all);
+      expect(await ids({ until: new Date(early) }), early).toEqual([]);
+    }
+    expect(await ids({ since: new Date(-8.64e15) })).toEqual(all);
+    expect(await ids({ until: new Date(8.64e15) })).toEqual(all);
+    expect(await ids({ since: new Date(8.64e15) })).toEqual([]);
+    // c3 was committed at 2016-01-03T10:00:00Z: half a second later is after it.
+    expect(await ids({ since: new Date("2016-01-03T10:00:00.500Z") })).toEqual([]);
+    expect(await ids({ until: new Date("2016-01-03T10:00:00.500Z") })).toEqual(all);
+  });
+
+  it("answers an empty page past what git can count, not a page from the start", async () => {
+    for (const skip of [2 ** 31 - 1, 2 ** 31, 2 ** 32, Number.MAX_SAFE_INTEGER]) {
+      expect(await listCommits(repo.gitDir, { ref: "master", skip }), String(skip)).toEqual([]);
+    }
+    const huge = await listCommits(repo.gitDir, { ref: "master", limit: 2 ** 32 });
+    expect(huge.map((commit) => commit.id)).toEqual([repo.c3, repo.c2, repo.c1]);
+  });
+
   it("says not_found for an unknown ref and invalid for refused input", async () => {
     await expect(listCommits(repo.gitDir, { ref: "nope" })).rejects.toMatchObject({
       kind: "not_found",

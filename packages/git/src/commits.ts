@@ -1,5 +1,5 @@
 import { GitError } from "./errors.js";
-import { runGit } from "./exec.js";
+import { runOnRevisions } from "./revision-read.js";
 import type { CommitDetail, RawCommit } from "./types.js";
 import { assertFilePath, assertRevision } from "./validate.js";
 
@@ -35,16 +35,9 @@ function parseLog(stdout: Buffer): RawCommit[] {
   return commits;
 }
 
-/** Runs `git log`, turning an unknown revision into `not_found` (subject `revision`). */
+/** Runs `git log` in {@link FORMAT}; an unknown revision is `not_found` (subject `revision`). */
 async function log(gitDir: string, args: readonly string[]): Promise<Buffer> {
-  try {
-    return (await runGit(["log", "-z", FORMAT, ...args], { gitDir, env: READ_ENV })).stdout;
-  } catch (error) {
-    if (GitError.is(error, "failed") && /bad revision|unknown revision|bad object/.test(error.stderr)) {
-      throw new GitError("not_found", "no such revision", error.stderr, "revision");
-    }
-    throw error;
-  }
+  return (await runOnRevisions(["log", "-z", FORMAT, ...args], { gitDir, env: READ_ENV })).stdout;
 }
 
 /** What {@link listCommits} lists. */
@@ -63,9 +56,45 @@ export interface ListCommitsOptions {
   limit?: number;
 }
 
-function gitTime(date: Date): string {
+/** The largest count git's `--skip` and `--max-count` read; a larger one wraps around. */
+const MAX_GIT_COUNT = 2 ** 31 - 1;
+
+/** `value` as a count git reads: a whole number from 0 to {@link MAX_GIT_COUNT}. */
+function gitCount(value: number): number {
+  return Math.min(MAX_GIT_COUNT, Math.max(0, Math.floor(value)));
+}
+
+/** Seconds since the epoch of `date`, made whole by `round`; throws `invalid` for an invalid date. */
+function epochSeconds(date: Date, round: (seconds: number) => number): number {
   if (Number.isNaN(date.getTime())) throw new GitError("invalid", "invalid date");
-  return `@${Math.floor(date.getTime() / 1000)}`;
+  return round(date.getTime() / 1000);
+}
+
+/**
+ * A time after the epoch as git's `--since` and `--until` read it: `@<seconds>` only from nine
+ * digits on (1973-03-03); fewer digits git would read as part of a date, so those are ISO 8601.
+ */
+function gitTime(seconds: number): string {
+  return seconds >= 1e8 ? `@${seconds}` : new Date(seconds * 1000).toISOString().replace(/\.\d+Z$/, "Z");
+}
+
+/**
+ * `--since` and `--until` of `options`, or `null` when nothing can match. Git has no time at or
+ * before the epoch (it reads one as no time at all, or as now), so such a bound is settled here:
+ * every commit git dates is after it.
+ */
+function dateArgs(options: Pick<ListCommitsOptions, "since" | "until">): string[] | null {
+  const args: string[] = [];
+  if (options.since) {
+    const since = epochSeconds(options.since, Math.ceil);
+    if (since > 0) args.push(`--since=${gitTime(since)}`);
+  }
+  if (options.until) {
+    const until = epochSeconds(options.until, Math.floor);
+    if (until < 1) return null;
+    args.push(`--until=${gitTime(until)}`);
+  }
+  return args;
 }
 
 /**
@@ -74,14 +103,14 @@ function gitTime(date: Date): string {
  */
 export async function listCommits(gitDir: string, options: ListCommitsOptions): Promise<RawCommit[]> {
   assertRevision(options.ref);
-  const args = [
-    `--max-count=${Math.max(0, Math.floor(options.limit ?? 20))}`,
-    `--skip=${Math.max(0, Math.floor(options.skip ?? 0))}`,
-  ];
-  if (options.since) args.push(`--since=${gitTime(options.since)}`);
-  if (options.until) args.push(`--until=${gitTime(options.until)}`);
+  const path = options.path === undefined ? undefined : assertFilePath(options.path.replace(/\/+$/, ""));
+  const dates = dateArgs(options);
+  const skip = Math.max(0, Math.floor(options.skip ?? 0));
+  // No history is longer than git can count.
+  if (dates === null || skip > MAX_GIT_COUNT) return [];
+  const args = [`--max-count=${gitCount(options.limit ?? 20)}`, `--skip=${skip}`, ...dates];
   args.push("--end-of-options", options.ref, "--");
-  if (options.path !== undefined) args.push(assertFilePath(options.path.replace(/\/+$/, "")));
+  if (path !== undefined) args.push(path);
   return parseLog(await log(gitDir, args));
 }
 
@@ -100,7 +129,7 @@ export async function commitsBetween(
   assertRevision(to);
   const args = ["--topo-order"];
   if (!options.newestFirst) args.push("--reverse");
-  if (options.limit !== undefined) args.push(`--max-count=${Math.max(0, Math.floor(options.limit))}`);
+  if (options.limit !== undefined) args.push(`--max-count=${gitCount(options.limit)}`);
   args.push("--end-of-options", `${from}..${to}`, "--");
   return parseLog(await log(gitDir, args));
 }
@@ -144,16 +173,16 @@ export async function getCommit(gitDir: string, rev: string): Promise<CommitDeta
   return { ...commit, stats: parseNumstat(text.slice(end + 1)) };
 }
 
-/** The newest commit at or before `commit` that changed `path` (GitLab's `last_commit_id`). */
+/**
+ * The newest commit at or before `commit` that changed `path` (GitLab's `last_commit_id`), or
+ * `null` when none did. Throws `not_found` (subject `revision`) when `commit` names no commit.
+ */
 export async function lastCommitFor(gitDir: string, commit: string, path: string): Promise<string | null> {
   assertRevision(commit);
   assertFilePath(path);
-  const { stdout } = await runGit(
+  const { stdout } = await runOnRevisions(
     ["log", "--max-count=1", "--format=%H", "--end-of-options", commit, "--", path],
-    {
-      gitDir,
-      env: READ_ENV,
-    },
+    { gitDir, env: READ_ENV },
   );
   const id = stdout.toString("utf8").trim();
   return id === "" ? null : id;

@@ -1,9 +1,9 @@
 import { READ_ENV } from "./commits.js";
 import { parseDiffTree } from "./diff-parse.js";
 import { GitError } from "./errors.js";
-import { runGit } from "./exec.js";
 import { mergeBase } from "./merge-base.js";
 import { resolveCommits } from "./refs.js";
+import { runOnRevisions } from "./revision-read.js";
 import type { DiffLimits, DiffResult } from "./types.js";
 import { assertRevision } from "./validate.js";
 
@@ -24,18 +24,9 @@ const DIFF_ARGS = [
   "--dst-prefix=b/",
 ];
 
-const UNKNOWN = /unknown revision|bad revision|bad object|ambiguous argument|not a tree object/;
-
 async function diffTree(gitDir: string, args: readonly string[], limits: DiffLimits): Promise<DiffResult> {
-  try {
-    const { stdout } = await runGit([...DIFF_ARGS, ...args], { gitDir, env: READ_ENV });
-    return parseDiffTree(stdout, limits);
-  } catch (error) {
-    if (GitError.is(error, "failed") && UNKNOWN.test(error.stderr)) {
-      throw new GitError("not_found", "no such commit", error.stderr, "revision");
-    }
-    throw error;
-  }
+  const { stdout } = await runOnRevisions([...DIFF_ARGS, ...args], { gitDir, env: READ_ENV });
+  return parseDiffTree(stdout, limits);
 }
 
 /**
@@ -46,7 +37,7 @@ export async function commitDiff(gitDir: string, rev: string, limits: DiffLimits
   assertRevision(rev);
   return diffTree(
     gitDir,
-    ["--root", "--diff-merges=first-parent", "--end-of-options", `${rev}^{commit}`],
+    ["--root", "--diff-merges=first-parent", "--end-of-options", `${rev}^{commit}`, "--"],
     limits,
   );
 }
@@ -90,5 +81,5 @@ export async function diffCommits(
   assertRevision(fromId);
   assertRevision(toId);
   const base = options.straight ? fromId : ((await mergeBase(gitDir, fromId, toId)) ?? emptyTree(toId));
-  return diffTree(gitDir, ["--end-of-options", base, toId], options);
+  return diffTree(gitDir, ["--end-of-options", base, toId, "--"], options);
 }

@@ -73,6 +73,16 @@ describe("RepositoryStore", () => {
     expect(await store.remove(10)).toBe(false);
   });
 
+  it("removes a repository asked to remove twice at once once: one true, one false, nothing left", async () => {
+    for (let round = 0; round < 20; round++) {
+      await store.create(13);
+      const answers = await Promise.all([store.remove(13), store.remove(13)]);
+      expect(answers.sort()).toEqual([false, true]);
+      expect(await store.exists(13)).toBe(false);
+      expect(readdirSync(store.root).filter((name) => name.startsWith("."))).toEqual([]);
+    }
+  });
+
   it("never removes anything but <root>/<digits>.git, nor follows a symlink put there", async () => {
     const precious = join(dir.root, "precious");
     mkdirSync(precious);
@@ -118,6 +128,25 @@ describe("RepositoryStore", () => {
     expect(await isEmptyRepository(fork)).toBe(true);
     await expect(store.fork(99, 32)).rejects.toMatchObject({ kind: "not_found" });
     await expect(store.fork(30, 31)).rejects.toMatchObject({ kind: "exists" });
+  });
+
+  it("forks a repository while it is removed: a whole copy, or not_found and no copy", async () => {
+    const sample = sampleRepo(join(dir.root, "sample-removed"));
+    for (let round = 0; round < 10; round++) {
+      const source = await store.create(40);
+      sh(sample.work, ["push", "-q", source, "master"]);
+      const [fork, removed] = await Promise.allSettled([store.fork(40, 41), store.remove(40)]);
+      expect(removed).toEqual({ status: "fulfilled", value: true });
+      if (fork.status === "fulfilled") {
+        expect(bare(fork.value, ["fsck", "--full", "--no-dangling"])).toBe("");
+        expect((await getCommit(fork.value, "master")).id).toBe(sample.c3);
+        await store.remove(41);
+      } else {
+        expect(fork.reason).toMatchObject({ kind: "not_found", subject: "repository" });
+      }
+      expect(await store.exists(41)).toBe(false);
+      expect(readdirSync(store.root).filter((name) => name.startsWith("."))).toEqual([]);
+    }
   });
 });
 

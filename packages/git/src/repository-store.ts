@@ -131,7 +131,8 @@ export class RepositoryStore {
    * Copies project `sourceId`'s repository (branches, tags, HEAD) into a new one for `targetId`.
    * Objects are hard-linked (`git clone --local`; they never change, so sharing the files is safe)
    * or copied across file systems: the fork shares nothing git could lose, and works on after the
-   * source is removed. Throws `not_found` when the source is missing, `exists` when the target is.
+   * source is removed. Throws `not_found` when the source is missing (or is removed while it is
+   * copied), `exists` when the target is.
    */
   async fork(sourceId: number, targetId: number): Promise<string> {
     const source = this.path(sourceId);
@@ -143,7 +144,7 @@ export class RepositoryStore {
     }
     const scratch = await this.scratch(targetId);
     try {
-      await runGit(["clone", "--quiet", "--bare", "--local", "--template=", "--", source, scratch]);
+      await this.clone(sourceId, source, scratch);
       await runGit(["config", "--remove-section", "remote.origin"], {
         gitDir: scratch,
         okCodes: [0, 1, 128],
@@ -156,9 +157,22 @@ export class RepositoryStore {
     return this.publish(scratch, targetId);
   }
 
+  /** `git clone` of the source into `scratch`; `not_found` when the source went away meanwhile. */
+  private async clone(sourceId: number, source: string, scratch: string): Promise<void> {
+    try {
+      await runGit(["clone", "--quiet", "--bare", "--local", "--template=", "--", source, scratch]);
+    } catch (error) {
+      if (GitError.is(error, "failed") && !(await this.exists(sourceId))) {
+        throw new GitError("not_found", `repository ${sourceId} was removed`, error.stderr, "repository");
+      }
+      throw error;
+    }
+  }
+
   /**
    * Removes project `id`'s repository: renamed out of the way first (it disappears at once), then
-   * deleted. Answers false when there was none. Only ever touches `<root>/<digits>.git`.
+   * deleted. Answers false when there was none, or when another removal took it first (of two at
+   * once, exactly one answers true). Only ever touches `<root>/<digits>.git`.
    */
   async remove(id: number): Promise<boolean> {
     const path = this.path(id);
@@ -171,7 +185,12 @@ export class RepositoryStore {
     }
     if (!stat.isDirectory()) throw new GitError("invalid", `${path} is not a directory`, "", "repository");
     const trash = join(this.root, `.trash-${id}-${randomBytes(6).toString("hex")}`);
-    await rename(path, trash);
+    try {
+      await rename(path, trash);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw error;
+    }
     await rm(trash, { recursive: true, force: true });
     return true;
   }

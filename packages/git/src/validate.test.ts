@@ -78,6 +78,17 @@ describe("ref names", () => {
     expect(isValidTagName("HEAD")).toBe(true);
     expect(isValidBranchName("@")).toBe(false);
   });
+
+  it("refuse names too long for a loose ref's file, which git itself would accept", () => {
+    const component = "c".repeat(240);
+    expect(isValidBranchName(component)).toBe(true);
+    expect(isValidBranchName(`${component}c`)).toBe(false);
+    const deep = (count: number) => Array.from({ length: count }, () => component).join("/");
+    expect(isValidRefName(`refs/heads/${deep(4)}`)).toBe(true);
+    // Five components of 240 bytes: 1,215 bytes with refs/heads/, over the 1,024 allowed.
+    expect(isValidRefName(`refs/heads/${deep(5)}`)).toBe(false);
+    expect(isValidTagName(deep(20))).toBe(false);
+  });
 });
 
 describe("revisions", () => {
@@ -90,6 +101,11 @@ describe("revisions", () => {
       "abc123^{commit}",
       "HEAD^2",
       "a".repeat(40),
+      "v1.0^{}",
+      "master~2^2~1^{tree}",
+      "@",
+      "ünïcödé/🦊",
+      "x".repeat(1024),
     ]) {
       expect(assertRevision(rev)).toBe(rev);
     }
@@ -107,6 +123,19 @@ describe("revisions", () => {
       "a b",
       "a\nb",
       "",
+      "^master",
+      "HEAD^!",
+      "HEAD^@",
+      "HEAD^-",
+      "HEAD^-1",
+      "HEAD~1..master",
+      "@{-1}",
+      "@{u}",
+      "master@{upstream}",
+      "master@{1}",
+      "HEAD^{foo}",
+      "HEAD^{commit",
+      "x".repeat(1025),
     ]) {
       expect(() => assertRevision(rev), rev).toThrow(GitError);
     }

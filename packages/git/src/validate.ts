@@ -19,14 +19,21 @@ export function hasControlCharacter(text: string, space = false): boolean {
 const REF_BAD_CHAR = /[~^:?*[\\]/;
 /** A longer ref component would not fit a file name (plus `.lock`) on common file systems. */
 const MAX_COMPONENT_BYTES = 240;
+/**
+ * A longer ref name would make a loose ref's path (below the repository's own) too long for the
+ * file system: git could write a symbolic ref to it (HEAD) that it then cannot read back.
+ */
+const MAX_REF_BYTES = 1024;
 
 /**
  * True when `name` is a full ref name git accepts (`git check-ref-format <name>`, no options):
  * components not empty, not starting with `.`, not ending with `.lock`; no `..`, `@{`, control
- * characters, space, `~ ^ : ? * [ \`; not ending with `/` or `.`; at least two components.
+ * characters, space, `~ ^ : ? * [ \`; not ending with `/` or `.`; at least two components. Also
+ * refused, where git would fail on the file system instead: a component over 240 bytes, a name
+ * over 1024.
  */
 export function isValidRefName(name: string): boolean {
-  if (name === "@" || name.length === 0) return false;
+  if (name === "@" || name.length === 0 || Buffer.byteLength(name) > MAX_REF_BYTES) return false;
   if (
     hasControlCharacter(name, true) ||
     REF_BAD_CHAR.test(name) ||
@@ -80,24 +87,34 @@ export function assertObjectId(value: string): string {
   return value;
 }
 
-const REVISION_BAD = /[:?*[\\]/;
 const MAX_REVISION_LENGTH = 1024;
+/** Where a revision's name ends and its suffixes (`~2`, `^2`, `^{commit}`) begin. */
+const FIRST_SUFFIX = /[~^]/;
+/** What may follow the name: ancestors (`~n`, `^n`) and peels to a type (`^{commit}`, `^{}`). */
+const SUFFIXES = /^(?:~\d*|\^\d*|\^\{(?:commit|tree|blob|tag|object)?\})*$/;
+/** What the name part may not hold: globs, `rev:path` and `:/text` lookups, backslashes. */
+const NAME_BAD = /[:?*[\\]/;
 
 /**
  * Throws `invalid` (subject `revision`) unless `rev` is a revision git may be asked about: a
- * branch, tag or full ref name, an object id, `HEAD`, optionally with `~n`, `^n`, `^{type}`
- * suffixes. Refused: a leading `-` (never an option), ranges (`..`), `rev:path` lookups and
- * message searches (`:/text`, `^{/text}`), whitespace and control characters, glob characters.
+ * branch, tag or full ref name, an object id or `HEAD`, then optionally `~n`, `^n` and
+ * `^{type}` suffixes. Anything else is refused before git sees it: a leading `-` (never an
+ * option) or `^` (an exclusion), ranges (`..`, `^!`, `^@`, `^-`), `rev:path` lookups and message
+ * searches (`:/text`, `^{/text}`), reflog, upstream and previous-branch forms (`@{...}`, which git
+ * answers by dying rather than by naming nothing), whitespace, control and glob characters.
  */
 export function assertRevision(rev: string): string {
+  const suffix = rev.search(FIRST_SUFFIX);
+  const name = suffix < 0 ? rev : rev.slice(0, suffix);
   if (
-    rev.length === 0 ||
+    name.length === 0 ||
     rev.length > MAX_REVISION_LENGTH ||
-    rev.startsWith("-") ||
-    hasControlCharacter(rev, true) ||
-    REVISION_BAD.test(rev) ||
-    rev.includes("..") ||
-    rev.includes("{/")
+    name.startsWith("-") ||
+    hasControlCharacter(name, true) ||
+    NAME_BAD.test(name) ||
+    name.includes("..") ||
+    name.includes("@{") ||
+    (suffix >= 0 && !SUFFIXES.test(rev.slice(suffix)))
   ) {
     throw new GitError("invalid", `invalid revision: ${JSON.stringify(rev)}`, "", "revision");
   }

@@ -11,7 +11,7 @@ export {
   type SqliteSynchronous,
 } from "./connect.js";
 export type { Database } from "./database.js";
-export { isUniqueViolation, UniqueViolation } from "./errors.js";
+export { ForeignKeyViolation, isUniqueViolation, UniqueViolation } from "./errors.js";
 export { type MigrationReport, migrateToLatest } from "./migrate.js";
 export type { CountMode } from "./queries.js";
 export type { EventFilter, NewEvent } from "./stores/events.js";

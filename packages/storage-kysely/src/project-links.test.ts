@@ -2,7 +2,7 @@ import { AccessLevel, EventAction } from "@kiln/domain";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAccount, createGroup, createProject, ids } from "./__tests__/fixtures.js";
 import type { OpenDatabase } from "./connect.js";
-import { UniqueViolation } from "./errors.js";
+import { ForeignKeyViolation, UniqueViolation } from "./errors.js";
 import type { NewEvent } from "./stores/events.js";
 import { Stores } from "./stores.js";
 import { testDialects } from "./testing.js";
@@ -76,6 +76,17 @@ for (const dialect of testDialects()) {
             [c.id, 1],
           ]),
         );
+      });
+
+      it("refuses a fork of a project deleted meanwhile as a ForeignKeyViolation", async () => {
+        const { a, b } = await setup();
+        await stores.projects.delete(a.id);
+        await expect(stores.forks.link(b.id, a.id)).rejects.toBeInstanceOf(ForeignKeyViolation);
+        // Inside a transaction too (a fork's rows are written in one).
+        await expect(stores.transaction((tx) => tx.forks.link(b.id, a.id))).rejects.toBeInstanceOf(
+          ForeignKeyViolation,
+        );
+        expect(await stores.forks.sourcesOf([b.id])).toEqual(new Map());
       });
 
       it("shares a project with a group once, lists shares by group name, and stops sharing", async () => {

@@ -2,7 +2,7 @@ import { AccessLevel, EventAction, effectiveAccessLevel, type Project, Visibilit
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ALL, createAccount, createGroup, createProject, newProject } from "./__tests__/fixtures.js";
 import type { OpenDatabase } from "./connect.js";
-import { UniqueViolation } from "./errors.js";
+import { ForeignKeyViolation, UniqueViolation } from "./errors.js";
 import { Stores } from "./stores.js";
 import { testDialects } from "./testing.js";
 
@@ -88,6 +88,13 @@ for (const dialect of testDialects()) {
         expect(elsewhere.namespace_id).toBe(group.id);
         expect(await stores.projects.countInNamespace(namespace.id)).toBe(1);
         expect(await stores.projects.countInNamespace(group.id)).toBe(1);
+      });
+
+      it("refuses a project in a namespace deleted meanwhile as a ForeignKeyViolation", async () => {
+        const group = await createGroup(stores, "doomed");
+        await stores.namespaces.deleteGroup(group.id);
+        await expect(createProject(stores, group.id, "late")).rejects.toBeInstanceOf(ForeignKeyViolation);
+        expect(await stores.projects.countInNamespace(group.id)).toBe(0);
       });
 
       it("finds by ids, skipping unknown ones and repeats", async () => {

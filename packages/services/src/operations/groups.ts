@@ -124,14 +124,20 @@ export const groups = {
     return groupDetail(ctx, updated);
   }),
 
-  /** Deletes a group with all its projects, their files on disk included (owners and administrators). */
+  /**
+   * Deletes a group with all its projects, their files on disk included (owners and
+   * administrators): the rows first, then the files, as a project's deletion does. Of two
+   * deletions at once, the one that removes the row removes the files; the other finds the group
+   * gone (404).
+   */
   remove: mutation("signed_in", GroupRefInput, async (ctx, input) => {
     const { group } = await requireGroup(ctx, input.id, "remove_group");
-    const { stores } = ctx.runtime;
-    for (const projectId of await stores.projects.idsInNamespace(group.id)) {
-      await removeProjectFiles(ctx.runtime, projectId);
-    }
-    await stores.namespaces.deleteGroup(group.id);
+    const projectIds = await ctx.runtime.stores.transaction(async (tx) => {
+      const ids = await tx.projects.idsInNamespace(group.id);
+      if (!(await tx.namespaces.deleteGroup(group.id))) throw notFound("Group");
+      return ids;
+    });
+    for (const projectId of projectIds) await removeProjectFiles(ctx.runtime, projectId);
     return group;
   }),
 

@@ -18,7 +18,7 @@ import {
   ShareProjectInput,
   UnshareProjectInput,
 } from "@kiln/schemas";
-import { UniqueViolation } from "@kiln/storage-kysely";
+import { ForeignKeyViolation, UniqueViolation } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
 import { mutation } from "../operation.js";
 import { findProject, requireProject } from "../projects/access.js";
@@ -96,6 +96,7 @@ export const projectLinks = {
       await ctx.runtime.stores.forks.link(fork.id, source.id);
     } catch (error) {
       if (error instanceof UniqueViolation) throw conflict("Project already forked");
+      if (error instanceof ForeignKeyViolation) throw notFound("Project");
       throw error;
     }
     return projectView(ctx, fork);

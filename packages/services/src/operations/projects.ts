@@ -143,11 +143,15 @@ export const projects = {
     return projectView(ctx, updated);
   }),
 
-  /** Deletes a project with everything of it, files on disk included (owners and administrators). */
+  /**
+   * Deletes a project with everything of it, files on disk included (owners and administrators).
+   * Of two deletions at once, the one that removes the row does the rest; the other finds the
+   * project gone (404), as it would a moment later.
+   */
   remove: mutation("signed_in", ProjectRefInput, async (ctx, input) => {
     const { project, namespace } = await requireProject(ctx, input.id, "remove_project");
     const owner = await ctx.runtime.stores.transaction(async (tx) => {
-      await tx.projects.delete(project.id);
+      if (!(await tx.projects.delete(project.id))) throw notFound("Project");
       return countPersonalProject(tx, namespace, -1);
     });
     if (owner !== null) ctx.runtime.userChanged(owner);

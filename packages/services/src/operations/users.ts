@@ -160,14 +160,18 @@ export const users = {
 
   /**
    * Deletes an account and everything it owns, the files of its personal projects (uploads and
-   * repositories) included; returns what was deleted.
+   * repositories) included; returns what was deleted. Of two deletions at once, the one that
+   * removes the row removes the files; the other finds the user gone (404).
    */
   remove: mutation("admin", UserIdInput, async (ctx, input) => {
     const { runtime } = ctx;
     const user = await loadUser(runtime.stores, input.id);
-    const namespace = await runtime.stores.namespaces.findForUser(user.id);
-    const projectIds = namespace ? await runtime.stores.projects.idsInNamespace(namespace.id) : [];
-    await runtime.stores.users.delete(user.id);
+    const projectIds = await runtime.stores.transaction(async (tx) => {
+      const namespace = await tx.namespaces.findForUser(user.id);
+      const ids = namespace ? await tx.projects.idsInNamespace(namespace.id) : [];
+      if (!(await tx.users.delete(user.id))) throw notFound("User");
+      return ids;
+    });
     runtime.userChanged(user.id);
     for (const projectId of projectIds) await removeProjectFiles(runtime, projectId);
     return user;

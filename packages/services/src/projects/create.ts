@@ -9,6 +9,7 @@ import {
   invalid,
   type Namespace,
   normalizeVisibility,
+  notFound,
   PROJECT_FEATURE_FLAGS,
   type Project,
   parameterize,
@@ -18,11 +19,11 @@ import {
   visibilityName,
 } from "@kiln/domain";
 import type { CreateProjectInput } from "@kiln/schemas";
-import { type Stores, UniqueViolation } from "@kiln/storage-kysely";
+import { ForeignKeyViolation, type Stores, UniqueViolation } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
 import { recordEvent } from "../events.js";
-import type { ServiceRuntime } from "../runtime.js";
 import { generateToken, tokenDigest } from "../security/tokens.js";
+import { createRepository } from "./new-repository.js";
 import { countPersonalProject } from "./owner-count.js";
 
 /** The settings part of a create or update input. */
@@ -138,26 +139,6 @@ export function projectPath(name: string, path: string | undefined): string {
   return chosen;
 }
 
-/**
- * Makes the new project's repository: empty, or a copy of the source's for a fork. Without it
- * the project cannot stand, so a failure removes the project again.
- */
-async function createRepository(runtime: ServiceRuntime, project: Project, plan: NewProjectPlan) {
-  const store = runtime.repositories;
-  if (!store) return;
-  try {
-    if (plan.forkOf && (await store.exists(plan.forkOf.id))) await store.fork(plan.forkOf.id, project.id);
-    else await store.create(project.id);
-  } catch (error) {
-    const owner = await runtime.stores.transaction(async (tx) => {
-      await tx.projects.delete(project.id);
-      return countPersonalProject(tx, plan.namespace, -1);
-    });
-    if (owner !== null) runtime.userChanged(owner);
-    throw error;
-  }
-}
-
 /** Everything a new project needs besides its settings. */
 export interface NewProjectPlan {
   namespace: Namespace;
@@ -224,6 +205,17 @@ export async function insertProject(ctx: Context, plan: NewProjectPlan): Promise
   } catch (error) {
     if (error instanceof UniqueViolation)
       throw conflict("Project name or path has already been taken in this namespace");
+    if (error instanceof ForeignKeyViolation) throw await deletedReference(runtime.stores, plan);
     throw error;
   }
+}
+
+/**
+ * What to answer a new project whose rows named something deleted since it was read (a foreign
+ * key refused them): the answer a request a moment later would get. Its source, for a fork;
+ * else its namespace (a group, or the account of the user it was for).
+ */
+async function deletedReference(stores: Stores, plan: NewProjectPlan): Promise<Error> {
+  if (plan.forkOf && !(await stores.projects.findById(plan.forkOf.id))) return notFound("Project");
+  return plan.forkOf ? notFound("Target Namespace") : invalid({ namespace: ["is not valid"] });
 }

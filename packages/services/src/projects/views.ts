@@ -1,6 +1,7 @@
 import {
   type AccessLevel,
   type Namespace,
+  notFound,
   type Project,
   readsConfidentialIssues,
   type User,
@@ -90,9 +91,12 @@ export async function projectViews(ctx: Context, projects: readonly Project[]): 
   return views;
 }
 
-/** The view of one project. */
+/**
+ * The view of one project; `404 Project Not Found` when it (or its namespace) was deleted since
+ * it was read, as the request would be answered a moment later.
+ */
 export async function projectView(ctx: Context, project: Project): Promise<ProjectView> {
   const [view] = await projectViews(ctx, [project]);
-  if (!view) throw new Error(`project ${project.id} vanished while being presented`);
+  if (!view) throw notFound("Project");
   return view;
 }

@@ -1,4 +1,4 @@
-import type { Project, ProjectAbility } from "@kiln/domain";
+import { notFound, type Project, type ProjectAbility } from "@kiln/domain";
 import { GitError, type RepositoryStore } from "@kiln/git";
 import type { Context } from "../context.js";
 import { type ProjectAccess, requireProject } from "../projects/access.js";
@@ -16,18 +16,35 @@ export function repositoryStore(runtime: ServiceRuntime): RepositoryStore {
 }
 
 /**
+ * Whether project `id` still exists, once its repository was made. A deletion removes the row,
+ * then the files: one whose row went before the repository was made found nothing to remove, so
+ * the repository is removed here, or it would outlive its project.
+ */
+export async function keptForProject(
+  runtime: ServiceRuntime,
+  store: RepositoryStore,
+  id: number,
+): Promise<boolean> {
+  if (await runtime.stores.projects.findById(id)) return true;
+  await store.remove(id);
+  return false;
+}
+
+/**
  * The path of the project's repository. A project created before Kiln hosted git (or whose
- * repository creation was interrupted) gets its empty repository now, so every project has one.
+ * repository creation was interrupted) gets its empty repository now, so every project has one;
+ * one deleted since it was read is `404 Project Not Found`, and gets none.
  */
 export async function repositoryOf(runtime: ServiceRuntime, project: Pick<Project, "id">): Promise<string> {
   const store = repositoryStore(runtime);
   if (await store.exists(project.id)) return store.path(project.id);
   try {
-    return await store.create(project.id);
+    await store.create(project.id);
   } catch (error) {
-    if (error instanceof GitError && error.kind === "exists") return store.path(project.id);
-    throw error;
+    if (!GitError.is(error, "exists")) throw error;
   }
+  if (!(await keptForProject(runtime, store, project.id))) throw notFound("Project");
+  return store.path(project.id);
 }
 
 /**

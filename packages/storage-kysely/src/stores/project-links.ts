@@ -1,7 +1,7 @@
 import type { AccessLevel, ProjectShare } from "@kiln/domain";
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../database.js";
-import { guardUnique } from "../errors.js";
+import { guardConstraints, guardUnique } from "../errors.js";
 import { now } from "../queries.js";
 
 /** Stars: which user starred which project. The project's `star_count` is kept by the caller. */
@@ -33,9 +33,12 @@ export class StarStore {
 export class ForkStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Records that `forkId` is a fork of `sourceId`; raises UniqueViolation if it already is a fork. */
+  /**
+   * Records that `forkId` is a fork of `sourceId`; raises UniqueViolation if it already is a fork,
+   * ForeignKeyViolation if either project does not exist (deleted meanwhile).
+   */
   async link(forkId: number, sourceId: number): Promise<void> {
-    await guardUnique(() =>
+    await guardConstraints(() =>
       this.db
         .insertInto("forked_project_links")
         .values({ forked_to_project_id: forkId, forked_from_project_id: sourceId, created_at: now() })

@@ -2,7 +2,7 @@ import type { AccessSources, Page, PageRequest, Project, Visibility } from "@kil
 import { AccessLevel } from "@kiln/domain";
 import { type Insertable, type Kysely, sql } from "kysely";
 import type { Database, ProjectsTable } from "../database.js";
-import { guardUnique } from "../errors.js";
+import { guardConstraints, guardUnique } from "../errors.js";
 import {
   containsIgnoringCase,
   DEFERRED_JOIN_OFFSET,
@@ -270,7 +270,10 @@ export class ProjectStore {
     return row?.highest === null || row?.highest === undefined ? null : (Number(row.highest) as Visibility);
   }
 
-  /** Creates a project; raises UniqueViolation when the name or path is taken in the namespace. */
+  /**
+   * Creates a project; raises UniqueViolation when the name or path is taken in the namespace,
+   * ForeignKeyViolation when the namespace or the creator does not exist (deleted meanwhile).
+   */
   async create(project: NewProject): Promise<Project> {
     const at = now();
     const flags = Object.fromEntries(BOOLEANS.map((key) => [key, flag(project[key])]));
@@ -281,7 +284,7 @@ export class ProjectStore {
       updated_at: at,
       last_activity_at: at,
     } as unknown as Insertable<ProjectsTable>;
-    const row = await guardUnique(() =>
+    const row = await guardConstraints(() =>
       this.db.insertInto("projects").values(values).returning(PROJECT_COLUMNS).executeTakeFirstOrThrow(),
     );
     return toProject(row);
