@@ -194,6 +194,25 @@ onEachDatabase("simultaneous deletes", (ctx) => {
     }
   });
 
+  it("answers reads of a repository deleted under them with 404 Project, never 500", async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const project = await newProject(root(), `read-gone-${round}`);
+      await commitFile(project.id);
+      const reads = ["commits", "tree", "branches", "tags", "commits/master/diff"].map((path) =>
+        api({ path: `/projects/${project.id}/repository/${path}`, token: root() }),
+      );
+      const [removed, ...answers] = await Promise.all([
+        api({ method: "DELETE", path: `/projects/${project.id}`, token: root() }),
+        ...reads,
+      ]);
+      expect(removed.status).toBe(200);
+      for (const res of answers) {
+        if (res.status !== 200)
+          expect([res.status, res.body]).toEqual([404, { message: "404 Project Not Found" }]);
+      }
+    }
+  });
+
   /** Commits a file to master through the API; answers the new head. */
   async function commitFile(projectId: number): Promise<string> {
     const res = await api({

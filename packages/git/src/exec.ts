@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { GitError } from "./errors.js";
 
 /** How long a git command may run unless the caller says otherwise. */
@@ -102,7 +103,8 @@ function spawnGroup(args: readonly string[], options: GitOptions): ChildProcess 
 
 /**
  * Runs git to completion and collects its output. Resolves for exit codes in `okCodes`; rejects
- * with a {@link GitError} of kind `aborted` on timeout or abort, `failed` otherwise.
+ * with a {@link GitError} of kind `aborted` on timeout or abort, `not_found` about the
+ * `repository` when `gitDir` is gone by the time git fails (removed meanwhile), `failed` otherwise.
  */
 export function runGit(args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
   const okCodes = options.okCodes ?? [0];
@@ -124,6 +126,10 @@ export function runGit(args: readonly string[], options: GitOptions = {}): Promi
         reject(new GitError("aborted", `git ${args[0]} was stopped (${signal ?? failure?.message})`, stderr));
       } else if (code !== null && okCodes.includes(code)) {
         resolve({ code, stdout: Buffer.concat(out), stderr });
+      } else if (options.gitDir !== undefined && !existsSync(options.gitDir)) {
+        // Whatever git said ("not a git repository", "not a tree object" when the directory went
+        // mid-read), the cause is that the repository was removed (with its project) meanwhile.
+        reject(new GitError("not_found", `git ${args[0]}: the repository is gone`, stderr, "repository"));
       } else {
         reject(new GitError("failed", `git ${args[0]} exited with ${code}: ${stderr.trim()}`, stderr));
       }

@@ -148,6 +148,18 @@ describe("RepositoryStore", () => {
       expect(readdirSync(store.root).filter((name) => name.startsWith("."))).toEqual([]);
     }
   });
+
+  it("answers reads of a removed repository as not_found about the repository, not as a failure", async () => {
+    const sample = sampleRepo(join(dir.root, "sample-gone"));
+    const gitDir = await store.create(50);
+    sh(sample.work, ["push", "-q", gitDir, "master"]);
+    expect((await listTree(gitDir, "master")).length).toBeGreaterThan(0);
+    await store.remove(50);
+    const gone = { kind: "not_found", subject: "repository" };
+    await expect(listTree(gitDir, "master")).rejects.toMatchObject(gone);
+    await expect(listCommits(gitDir, { ref: "master" })).rejects.toMatchObject(gone);
+    await expect(listBranches(gitDir)).rejects.toMatchObject(gone);
+  });
 });
 
 describe("git version", () => {

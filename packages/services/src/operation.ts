@@ -1,4 +1,5 @@
-import { forbidden, unauthenticated } from "@kiln/domain";
+import { forbidden, notFound, unauthenticated } from "@kiln/domain";
+import { GitError } from "@kiln/git";
 import type { z } from "zod";
 import type { Actor, Context } from "./context.js";
 
@@ -41,7 +42,26 @@ function define<S extends z.ZodType, O, A extends Access, K extends "query" | "m
   input: S,
   body: Body<S, O, A>,
 ): Operation<S, O, A, K> {
-  return { kind, access, input, run: async (ctx, value) => body(ctx, value) };
+  return {
+    kind,
+    access,
+    input,
+    run: async (ctx, value) => {
+      try {
+        return await body(ctx, value);
+      } catch (error) {
+        throw projectGone(error) ? notFound("Project") : error;
+      }
+    },
+  };
+}
+
+/**
+ * True when git found no repository where a project's was: the project was deleted while the
+ * operation read it, which is what a request one moment later would be told (404 Project).
+ */
+function projectGone(error: unknown): boolean {
+  return GitError.is(error, "not_found") && error.subject === "repository";
 }
 
 /** Defines a read. */
