@@ -101,7 +101,7 @@ function fieldErrors(issues: z.core.$ZodIssue[]): FieldErrors {
 }
 
 /** What a parameter holding a NUL character is refused with. */
-export const NUL_MESSAGE = "can't contain a null character";
+const NUL_MESSAGE = "can't contain a null character";
 
 /** True when `value` is, or holds at any depth, a string with a NUL character (U+0000). */
 function holdsNul(value: unknown): boolean {
