@@ -9,11 +9,12 @@ import { ProjectRef } from "./projects.js";
 /** A label colour: `#` and 3 or 6 hex digits, as GitLab's colour validator allows. */
 export const LabelColor = ruled(labelColorProblem);
 
+const NonNegativePriority = StoredInt.min(0, { error: "must be greater than or equal to 0" });
+
 /**
  * A label priority as sent: an integer of 0 or more, or `""` / null to remove it (a query string
  * cannot send null, and the decoder drops empty numbers, so the string form is read here).
  */
-const NonNegativePriority = StoredInt.min(0, { error: "must be greater than or equal to 0" });
 export const LabelPriority = z.union([
   NonNegativePriority,
   z

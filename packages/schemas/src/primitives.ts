@@ -16,7 +16,7 @@ export const StoredInt = z.number().int().max(MAX_INTEGER, WITHIN_RANGE);
 
 const DIGITS = /^\d+$/;
 
-/** True when `text` is all digits: an object named so is named by its id, never by a path or title. */
+/** True when `text` is all digits, as an id written in a path segment or in `sudo` is. */
 export const isDigits = (text: string): boolean => DIGITS.test(text);
 
 /**
