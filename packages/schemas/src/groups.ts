@@ -1,13 +1,13 @@
 import { pathProblem, RESERVED_NAMESPACE_PATHS } from "@kiln/domain";
 import { z } from "zod";
 import { PaginationParams } from "./pagination.js";
-import { Id, ruled, ShortText } from "./primitives.js";
+import { Id, idOrPath, ruled, ShortText } from "./primitives.js";
 import { MemberAccessLevel, ProjectListParams, ProjectRef, VisibilityLevel } from "./projects.js";
 
 // ---------------------------------------------------------------------------------------- input
 
 /** A group named by id, or by its path (digits always mean an id). */
-export const GroupRef = z.union([Id, z.string().min(1)]);
+export const GroupRef = idOrPath(z.string().min(1));
 export type GroupRef = z.infer<typeof GroupRef>;
 
 // Letters, digits, `_`, `.`, dashes and spaces (GitLab's namespace name rule).

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Id, ShortText } from "./primitives.js";
+import { Id, MAX_INTEGER, ShortText } from "./primitives.js";
 
 // Parameters that issues and merge requests (and, for dates and iids, milestones) share, written
 // once so that both families decode them the same way.
@@ -62,9 +62,14 @@ export type TimeParam = z.infer<typeof TimeParam>;
 /**
  * `assignee_id` or `milestone_id` as GitLab reads them: null, 0 or an id that names no user (no
  * milestone of the project) leaves the issuable without one rather than failing, so any integer
- * is accepted here and the operation decides.
+ * is accepted here and the operation decides. One past the id range names nothing: it becomes
+ * null here, as the database could not even look it up.
  */
-export const OptionalRefId = z.number().int().nullable();
+export const OptionalRefId = z
+  .number()
+  .int()
+  .nullable()
+  .transform((id) => (id !== null && id > MAX_INTEGER ? null : id));
 
 /** The title of an issue, merge request or milestone: not blank, at most 255 characters. */
 export const IssuableTitle = ShortText.refine((title) => title.trim().length > 0, {

@@ -1,7 +1,7 @@
 import { labelColorProblem, labelTitleProblem } from "@kiln/domain";
 import { z } from "zod";
 import { requireOneOf } from "./issuables.js";
-import { Id, ruled } from "./primitives.js";
+import { Id, ruled, StoredInt } from "./primitives.js";
 import { ProjectRef } from "./projects.js";
 
 // ---------------------------------------------------------------------------------------- input
@@ -9,16 +9,19 @@ import { ProjectRef } from "./projects.js";
 /** A label colour: `#` and 3 or 6 hex digits, as GitLab's colour validator allows. */
 export const LabelColor = ruled(labelColorProblem);
 
+const NonNegativePriority = StoredInt.min(0, { error: "must be greater than or equal to 0" });
+
 /**
  * A label priority as sent: an integer of 0 or more, or `""` / null to remove it (a query string
  * cannot send null, and the decoder drops empty numbers, so the string form is read here).
  */
 export const LabelPriority = z.union([
-  z.number().int().min(0, { error: "must be greater than or equal to 0" }),
+  NonNegativePriority,
   z
     .string()
     .regex(/^\s*\d*\s*$/, { error: "is not a number" })
-    .transform((value) => (value.trim() === "" ? null : Number(value))),
+    .transform((value) => (value.trim() === "" ? null : Number(value)))
+    .pipe(NonNegativePriority.nullable()),
   z.null(),
 ]);
 export type LabelPriority = z.output<typeof LabelPriority>;

@@ -7,12 +7,12 @@ import {
 } from "@kiln/domain";
 import { z } from "zod";
 import { PaginationParams } from "./pagination.js";
-import { Id, ruled, ShortText } from "./primitives.js";
+import { Id, idOrPath, ruled, ShortText } from "./primitives.js";
 
 // ---------------------------------------------------------------------------------------- input
 
 /** A project named by id, or by `namespace/project` (URL-encoded as `namespace%2Fproject`). */
-export const ProjectRef = z.union([Id, z.string().min(1)]);
+export const ProjectRef = idOrPath(z.string().min(1));
 export type ProjectRef = z.infer<typeof ProjectRef>;
 
 /** A visibility level: 0 private, 10 internal, 20 public. */
@@ -97,7 +97,7 @@ export type SearchProjectsInput = z.infer<typeof SearchProjectsInput>;
 /** `POST /projects/fork/:id`: into the caller's namespace, or `namespace` (id or path) where allowed. */
 export const ForkProjectInput = z.object({
   id: ProjectRef,
-  namespace: z.union([Id, z.string().min(1)]).optional(),
+  namespace: idOrPath(z.string().min(1)).optional(),
 });
 export type ForkProjectInput = z.infer<typeof ForkProjectInput>;
 

@@ -1,7 +1,7 @@
 import { emailProblem, MIN_PASSWORD_LENGTH, usernameProblem } from "@kiln/domain";
 import { z } from "zod";
 import { PaginationParams } from "./pagination.js";
-import { Id, ruled, ShortText, Timestamp } from "./primitives.js";
+import { Id, ruled, ShortText, StoredInt, Timestamp } from "./primitives.js";
 
 // ---------------------------------------------------------------------------------------- input
 
@@ -17,7 +17,7 @@ const ProfileFields = {
   admin: z.boolean(),
   can_create_group: z.boolean(),
   external: z.boolean(),
-  projects_limit: z.number().int().min(0, { error: "must be greater than or equal to 0" }),
+  projects_limit: StoredInt.min(0, { error: "must be greater than or equal to 0" }),
   bio: ShortText,
   location: ShortText,
   organization: ShortText,

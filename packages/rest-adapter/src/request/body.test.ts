@@ -1,5 +1,5 @@
 import { createServer, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import { DomainError } from "@kiln/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BodyError, DEFAULT_BODY_LIMIT, readBodyParams } from "./body.js";
@@ -12,25 +12,31 @@ type Outcome = { params: Record<string, unknown> } | { error: { reason: string; 
 
 let server: Server;
 let origin: string;
+/** What the server made of the last request, also when its client went away before the answer. */
+let lastOutcome: Promise<Outcome | { unexpected: string }>;
+
+/** The outcome of reading a body: its params, or the error as the test server reports it. */
+function outcomeOf(read: Promise<unknown>): Promise<Outcome | { unexpected: string }> {
+  return read.then(
+    (params) => ({ params: params as Record<string, unknown> }),
+    (error: unknown) => {
+      if (DomainError.is(error)) return { error: { reason: error.kind, message: error.message } };
+      if (error instanceof BodyError) return { error: { reason: error.reason, message: error.message } };
+      return { unexpected: String(error) };
+    },
+  );
+}
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     // `/big` reads bodies up to the server's own limit, for the parameter limits.
-    Promise.resolve(readBodyParams(req, req.url === "/big" ? DEFAULT_BODY_LIMIT : LIMIT)).then(
-      (params: unknown) => res.end(JSON.stringify({ params })),
-      (error: unknown) => {
-        if (DomainError.is(error)) {
-          res.end(JSON.stringify({ error: { reason: error.kind, message: error.message } }));
-          return;
-        }
-        if (!(error instanceof BodyError)) {
-          res.statusCode = 500;
-          res.end(JSON.stringify({ unexpected: String(error) }));
-          return;
-        }
-        res.end(JSON.stringify({ error: { reason: error.reason, message: error.message } }));
-      },
+    lastOutcome = outcomeOf(
+      Promise.resolve(readBodyParams(req, req.url === "/big" ? DEFAULT_BODY_LIMIT : LIMIT)),
     );
+    void lastOutcome.then((outcome) => {
+      if ("unexpected" in outcome) res.statusCode = 500;
+      res.end(JSON.stringify(outcome));
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -216,6 +222,37 @@ describe("readBodyParams", () => {
       params: { ["__proto__"]: { polluted: true }, a: 1 },
     });
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+  });
+});
+
+/** Sends raw bytes on a new connection, then closes it; resolves once the server has seen it close. */
+async function sendAndClose(bytes: string): Promise<void> {
+  const { port } = server.address() as AddressInfo;
+  const socket = connect(port, "127.0.0.1");
+  socket.on("error", () => undefined);
+  socket.resume();
+  const closed = new Promise((resolve) => socket.once("close", resolve));
+  socket.end(bytes);
+  await closed;
+}
+
+describe("readBodyParams of a body that never arrives whole", () => {
+  const incomplete = { error: { reason: "malformed", message: "400 (Bad request) incomplete body" } };
+  const head = (type: string, framing: string) =>
+    `POST / HTTP/1.1\r\nHost: kiln\r\nContent-Type: ${type}\r\n${framing}\r\n\r\n`;
+
+  it("refuses a JSON or form body cut short by a client that closes the connection with 400", async () => {
+    await sendAndClose(`${head("application/json", "Content-Length: 1000")}{"login":`);
+    expect(await lastOutcome).toEqual(incomplete);
+    await sendAndClose(`${head("application/x-www-form-urlencoded", "Content-Length: 1000")}login=ro`);
+    expect(await lastOutcome).toEqual(incomplete);
+  });
+
+  it("refuses a body whose chunked framing is broken with 400", async () => {
+    await sendAndClose(`${head("application/json", "Transfer-Encoding: chunked")}zz\r\n`);
+    expect(await lastOutcome).toEqual(incomplete);
+    await sendAndClose(`${head("application/json", "Transfer-Encoding: chunked")}5\r\n{"a":`);
+    expect(await lastOutcome).toEqual(incomplete);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { bodyTooLarge } from "./body-error.js";
+import { BodyError, bodyTooLarge, incompleteBody } from "./body-error.js";
 import type { FileIntake } from "./file-receiver.js";
 import { jsonParams } from "./json.js";
 import { parseMultipart } from "./multipart.js";
@@ -16,17 +16,26 @@ function hasBody(req: IncomingMessage): boolean {
   return (length !== undefined && length !== "0") || req.headers["transfer-encoding"] !== undefined;
 }
 
-/** Reads the whole body, refusing it once it passes `limit` bytes (declared or counted). */
+/**
+ * Reads the whole body, refusing it once it passes `limit` bytes (declared or counted). A body
+ * that cannot be read to its end (the client went away, or broke the chunked framing: Node then
+ * fails the request with `aborted`) is a 400, never a server fault.
+ */
 async function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"]);
   if (declared > limit) throw bodyTooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw bodyTooLarge();
-    chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw bodyTooLarge();
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    throw error instanceof BodyError ? error : incompleteBody();
   }
+  if (!req.complete) throw incompleteBody();
   return Buffer.concat(chunks, size);
 }
 

@@ -41,7 +41,7 @@ describe("issue parameters from query strings", () => {
         id: "5",
       }),
     ).toEqual({
-      id: "5",
+      id: 5,
       iid: [3],
       state: "opened",
       labels: ["bug", "ui"],
@@ -72,7 +72,7 @@ describe("issue parameters from query strings", () => {
         id: "5",
       }),
     ).toEqual({
-      id: "5",
+      id: 5,
       title: "Crash",
       assignee_id: 2,
       milestone_id: 0,
@@ -89,7 +89,7 @@ describe("issue parameters from query strings", () => {
         id: "5",
         issue_id: "101",
       }),
-    ).toEqual({ id: "5", issue_id: 101, labels: [], due_date: null, state_event: "close" });
+    ).toEqual({ id: 5, issue_id: 101, labels: [], due_date: null, state_event: "close" });
   });
 
   it("word refusals as GitLab does", () => {
@@ -139,7 +139,7 @@ describe("merge request parameters from query strings", () => {
         merge_request_id: "201",
       }),
     ).toEqual({
-      id: "5",
+      id: 5,
       merge_request_id: 201,
       should_remove_source_branch: true,
       merge_when_build_succeeds: false,
@@ -155,7 +155,7 @@ describe("label, milestone and todo parameters from query strings", () => {
     );
     expect(error.fields).toEqual({ color: ["must be a valid color code"], title: ["is invalid"] });
     expect(decodeParams(UpdateLabelInput, { ...query("name=bug&priority="), id: "5" })).toEqual({
-      id: "5",
+      id: 5,
       name: "bug",
       priority: null,
     });
@@ -173,7 +173,7 @@ describe("label, milestone and todo parameters from query strings", () => {
 
   it("decode a milestone list's iids and state", () => {
     expect(decodeParams(ListMilestonesInput, { ...query("iid=2&state=closed"), id: "5" })).toEqual({
-      id: "5",
+      id: 5,
       iid: [2],
       state: "closed",
     });

@@ -199,3 +199,35 @@ describe("decodeParams with the v3 schemas", () => {
     expect(error.fields).toEqual({ per_page: ["is invalid"] });
   });
 });
+
+describe("decodeParams of values with a NUL character", () => {
+  const Input = z.object({
+    title: z.string(),
+    labels: z.array(z.string()).optional(),
+    nested: z.object({ key: z.string() }).optional(),
+    id: z.number().int().optional(),
+  });
+  const nul = ["can't contain a null character"];
+
+  it("refuses every parameter that holds one, at any depth, whatever its type", () => {
+    const error = domainError(() =>
+      decodeParams(Input, {
+        title: "a\u0000b",
+        labels: ["ok", "bad\u0000"],
+        nested: { key: "\u0000" },
+        id: "1\u0000",
+      }),
+    );
+    expect(error.kind).toBe("validation");
+    expect(error.fields).toEqual({ title: nul, labels: nul, nested: nul, id: nul });
+  });
+
+  it("refuses it before any other problem and ignores parameters the route does not take", () => {
+    expect(domainError(() => decodeParams(CreateUserInput, { name: "\u0000" })).fields).toEqual({
+      name: nul,
+    });
+    expect(decodeParams(Input, { title: "fine", private_token: "\u0000", sudo: "a\u0000" })).toEqual({
+      title: "fine",
+    });
+  });
+});

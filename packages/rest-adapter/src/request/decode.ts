@@ -1,4 +1,4 @@
-import { DomainError, type FieldErrors, missingParam } from "@kiln/domain";
+import { DomainError, type FieldErrors, invalid, missingParam } from "@kiln/domain";
 import type { z } from "zod";
 import { PARAM_LIMITS, tooManyValues } from "./limits.js";
 import type { Params } from "./params.js";
@@ -100,6 +100,32 @@ function fieldErrors(issues: z.core.$ZodIssue[]): FieldErrors {
   return fields;
 }
 
+/** What a parameter holding a NUL character is refused with. */
+const NUL_MESSAGE = "can't contain a null character";
+
+/** True when `value` is, or holds at any depth, a string with a NUL character (U+0000). */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\0");
+  if (Array.isArray(value)) return value.some(holdsNul);
+  // Plain objects only: an uploaded file's name is the client's, and is sanitised where used.
+  const plain =
+    typeof value === "object" &&
+    value !== null &&
+    [Object.prototype, null].includes(Object.getPrototypeOf(value));
+  return plain && Object.values(value).some(holdsNul);
+}
+
+/**
+ * Throws the validation 400 of the parameters that hold a NUL character. No v3 text attribute can
+ * mean one, PostgreSQL refuses to store or even compare one (SQLite would keep it), and git
+ * arguments cannot carry one: they are refused here, for every route, before anything uses them.
+ */
+function refuseNul(input: Params): void {
+  const fields: FieldErrors = {};
+  for (const [name, value] of Object.entries(input)) if (holdsNul(value)) fields[name] = [NUL_MESSAGE];
+  if (Object.keys(fields).length > 0) throw invalid(fields);
+}
+
 /** Throws the 400 of the first array parameter longer than {@link PARAM_LIMITS.arrayLength}. */
 function refuseLongArrays(input: Record<string, unknown>): void {
   for (const [name, value] of Object.entries(input)) {
@@ -110,13 +136,14 @@ function refuseLongArrays(input: Record<string, unknown>): void {
 /**
  * Decodes a request's parameters with the route's schema: converts strings to the expected types,
  * drops unknown keys, and raises `400 (Bad request) "x" not given` for the first missing required
- * attribute, or the field → messages object for invalid ones. An array parameter longer than
- * {@link PARAM_LIMITS.arrayLength} once decoded (`labels=a,b,c` is three) is a 400 too: list
- * filters turn each element into SQL.
+ * attribute, or the field → messages object for invalid ones (first those holding a NUL
+ * character). An array parameter longer than {@link PARAM_LIMITS.arrayLength} once decoded
+ * (`labels=a,b,c` is three) is a 400 too: list filters turn each element into SQL.
  */
 export function decodeParams<S extends z.ZodObject>(schema: S, params: Params): z.output<S> {
   const shape = schema.shape as Record<string, z.ZodType>;
   const coerced = coerceObject(params, shape);
+  refuseNul(coerced);
   const result = schema.safeParse(coerced);
   if (result.success) {
     refuseLongArrays(result.data);

@@ -17,6 +17,8 @@ let origin: string;
 let tempDir: string;
 /** Settles with what the server made of the last request, once it has finished with it. */
 let lastOutcome: Promise<Outcome>;
+/** Called with the outcome of the next request the server receives (see {@link nextOutcome}). */
+let onRequest: ((outcome: Promise<Outcome>) => void) | undefined;
 
 type Outcome = { params: Record<string, unknown>; file: UploadedFile | null } | { error: string };
 
@@ -24,7 +26,14 @@ beforeAll(async () => {
   tempDir = mkdtempSync(join(tmpdir(), "kiln-multipart-"));
   server = createServer((req, res) => {
     const intake = { field: "file", maxBytes: FILE_LIMIT, tempDir };
-    lastOutcome = Promise.resolve(readBodyParams(req, FIELD_LIMIT, intake)).then(
+    // `/late` starts reading only once the connection closed, as a route that looks something up
+    // first may: the client may be gone by then.
+    const closed = new Promise((resolve) => req.once("close", resolve));
+    const read =
+      req.url === "/late"
+        ? closed.then(() => readBodyParams(req, FIELD_LIMIT, intake))
+        : readBodyParams(req, FIELD_LIMIT, intake);
+    lastOutcome = Promise.resolve(read).then(
       (params) => {
         const file = Object.values(params).find(UploadedFile.is) ?? null;
         return { params, file };
@@ -36,6 +45,7 @@ beforeAll(async () => {
             : `unexpected: ${String(error)}`,
       }),
     );
+    onRequest?.(lastOutcome);
     void lastOutcome.then((outcome) => res.end(JSON.stringify(outcome)));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -58,6 +68,12 @@ async function post(body: FormData): Promise<Outcome> {
 }
 
 const tempFiles = () => readdirSync(tempDir);
+
+/** What the server makes of the next request it receives. */
+const nextOutcome = () =>
+  new Promise<Outcome>((resolve) => {
+    onRequest = resolve;
+  });
 
 describe("multipart bodies of routes that take a file", () => {
   it("streams the declared field's file to a temp file and reads the other fields", async () => {
@@ -134,6 +150,20 @@ describe("multipart bodies of routes that take a file", () => {
     expect(tempFiles()).toHaveLength(1);
     req.destroy();
     expect(await lastOutcome).toEqual({ error: "400 (Bad request) malformed multipart body" });
+    expect(tempFiles()).toEqual([]);
+  });
+
+  it("refuses a body whose client was gone before the body was read", async () => {
+    const boundary = "kilnboundary";
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="gone.bin"\r\n\r\n`;
+    const outcome = nextOutcome();
+    const req = request(`${origin}/late`, {
+      method: "POST",
+      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": "50000" },
+    });
+    req.on("error", () => undefined);
+    req.end(head, () => req.destroy());
+    expect(await outcome).toEqual({ error: "400 (Bad request) malformed multipart body" });
     expect(tempFiles()).toEqual([]);
   });
 });

@@ -25,6 +25,9 @@ const FILE_PARTS = 100;
 export function parseMultipart(req: IncomingMessage, limit: number, intake?: FileIntake): Promise<Params> {
   const bodyLimit = intake ? limit + intake.maxBytes + MULTIPART_OVERHEAD : limit;
   if (Number(req.headers["content-length"]) > bodyLimit) return Promise.reject(bodyTooLarge());
+  // A request destroyed before its body is read (its client went away while the route looked
+  // something up first) has dropped what it held and sends no more events: waiting would never end.
+  if (req.destroyed) return Promise.reject(malformedMultipart());
   return new Promise((resolve, reject) => {
     const files = intake ? FILE_PARTS : 0;
     let parser: busboy.Busboy;

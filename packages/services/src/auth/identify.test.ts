@@ -92,6 +92,26 @@ forEachDialect((h) => {
       await h().system.users.block({ id: gina.id });
       await expect(h().as(admin).auth.sudo({ target: "gina" })).rejects.toMatchObject({ code: "NOT_FOUND" });
     });
+
+    it("answers an id past the integer range or a name with a NUL as naming nobody, on every database", async () => {
+      const admin = await h().user("chief", { admin: true });
+      for (const target of ["2147483648", "99999999999999999999999999", "chief\0"]) {
+        await expect(h().as(admin).auth.sudo({ target })).rejects.toMatchObject({
+          message: `404 Not Found: No user id or username for: ${target}`,
+        });
+      }
+    });
+  });
+
+  describe("password sign-in", () => {
+    it("refuses a login with a NUL character as wrong credentials, on every database", async () => {
+      await h().user("hank");
+      for (const login of ["hank\0", "\0"]) {
+        await expect(h().anonymous.session.signIn({ login, password: "password123" })).rejects.toMatchObject({
+          code: "UNAUTHORIZED",
+        });
+      }
+    });
   });
 
   describe("first start", () => {

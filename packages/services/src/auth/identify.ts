@@ -1,4 +1,5 @@
 import { DomainError, forbidden, isActive, type User } from "@kiln/domain";
+import { isDigits, MAX_INTEGER } from "@kiln/schemas";
 import type { Actor } from "../context.js";
 import type { ServiceRuntime } from "../runtime.js";
 import { tokenDigest } from "../security/tokens.js";
@@ -47,11 +48,20 @@ async function findByDigest(runtime: ServiceRuntime, digest: string, nowMs: numb
  */
 export async function applySudo(runtime: ServiceRuntime, actor: Actor, target: string): Promise<Actor> {
   if (!actor.user.is_admin) throw forbidden("Must be admin to use sudo");
-  const user = /^\d+$/.test(target)
-    ? await runtime.stores.users.findById(Number(target))
-    : await runtime.stores.users.findByUsername(target);
+  const user = await sudoTarget(runtime, target);
   if (!user || !isActive(user)) {
     throw new DomainError("not_found", `404 Not Found: No user id or username for: ${target}`);
   }
   return { user, method: actor.method, sudoBy: actor.user };
+}
+
+/**
+ * The user `sudo` names: digits are an id, anything else a username. An id past the database's
+ * integer range, or a name with a NUL character (which no username holds and PostgreSQL cannot
+ * even compare), names nobody without a lookup.
+ */
+function sudoTarget(runtime: ServiceRuntime, target: string): Promise<User | undefined> | undefined {
+  const { users } = runtime.stores;
+  if (isDigits(target)) return Number(target) <= MAX_INTEGER ? users.findById(Number(target)) : undefined;
+  return target.includes("\0") ? undefined : users.findByUsername(target);
 }

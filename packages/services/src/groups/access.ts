@@ -7,6 +7,7 @@ import {
   notFound,
   unauthenticated,
 } from "@kiln/domain";
+import type { GroupRef } from "@kiln/schemas";
 import type { Stores } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
 import { groupSubject } from "../operations/groups-access.js";
@@ -19,12 +20,13 @@ export interface GroupAccess {
   allows(ability: GroupAbility): boolean;
 }
 
-/** Finds a group by id (digits) or path, ignoring case, without checking who may see it. */
-export async function findGroup(stores: Stores, ref: number | string): Promise<Group | undefined> {
+/**
+ * Finds a group by id or path, ignoring case, without checking who may see it. A reference in
+ * digits is an id: the `GroupRef` schema makes it a number, and bounds it.
+ */
+export async function findGroup(stores: Stores, ref: GroupRef): Promise<Group | undefined> {
   const namespace =
-    typeof ref === "number" || /^\d+$/.test(ref)
-      ? await stores.namespaces.findById(Number(ref))
-      : await stores.namespaces.findByPath(ref);
+    typeof ref === "number" ? await stores.namespaces.findById(ref) : await stores.namespaces.findByPath(ref);
   return namespace?.kind === "group" ? (namespace as Group) : undefined;
 }
 

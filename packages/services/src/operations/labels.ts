@@ -10,8 +10,10 @@ import {
 import {
   CreateLabelInput,
   DeleteLabelInput,
+  isDigits,
   LabelSubscriptionInput,
   ListLabelsInput,
+  MAX_INTEGER,
   UpdateLabelInput,
 } from "@kiln/schemas";
 import { UniqueViolation } from "@kiln/storage-kysely";
@@ -27,9 +29,6 @@ export interface LabelView {
   /** The caller's explicit subscription; labels have no participants, so no choice is false. */
   subscribed: boolean;
 }
-
-/** The largest id a database integer column holds. */
-const MAX_ID = 2_147_483_647;
 
 const NO_COUNTS: LabelCounts = { open_issues_count: 0, closed_issues_count: 0, open_merge_requests_count: 0 };
 
@@ -84,7 +83,7 @@ async function requireLabelRef(ctx: Context, projectId: number, ref: number | st
   // Path segments arrive as strings: digits name an id, as with project references (ids past
   // the database's integer range name no label).
   const id = Number(ref);
-  if (/^\d+$/.test(String(ref)) && id <= MAX_ID) {
+  if (isDigits(String(ref)) && id <= MAX_INTEGER) {
     const byId = await labels.findById(id);
     if (byId && byId.project_id === projectId) return byId;
   }

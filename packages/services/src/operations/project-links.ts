@@ -40,9 +40,7 @@ async function forkTarget(ctx: Context, creator: User, ref: number | string | un
   if (ref === undefined) return targetNamespace(ctx, creator, undefined);
   const { namespaces } = ctx.runtime.stores;
   const namespace =
-    typeof ref === "number" || /^\d+$/.test(ref)
-      ? await namespaces.findById(Number(ref))
-      : await namespaces.findByPath(ref);
+    typeof ref === "number" ? await namespaces.findById(ref) : await namespaces.findByPath(ref);
   if (!namespace) throw notFound("Target Namespace");
   try {
     return await targetNamespace(ctx, creator, namespace.id);

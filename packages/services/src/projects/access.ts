@@ -11,6 +11,7 @@ import {
   type Subject,
   type User,
 } from "@kiln/domain";
+import type { ProjectRef } from "@kiln/schemas";
 import type { Stores } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
 
@@ -23,9 +24,12 @@ export interface ProjectAccess {
   allows(ability: ProjectAbility): boolean;
 }
 
-/** Finds a project by id (digits) or `namespace/project`, without checking who may see it. */
-export async function findProject(stores: Stores, ref: number | string): Promise<Project | undefined> {
-  if (typeof ref === "number" || /^\d+$/.test(ref)) return stores.projects.findById(Number(ref));
+/**
+ * Finds a project by id or `namespace/project`, without checking who may see it. A reference in
+ * digits is an id: the `ProjectRef` schema makes it a number, and bounds it.
+ */
+export async function findProject(stores: Stores, ref: ProjectRef): Promise<Project | undefined> {
+  if (typeof ref === "number") return stores.projects.findById(ref);
   const slash = ref.lastIndexOf("/");
   if (slash <= 0) return undefined;
   return stores.projects.findByFullPath(ref.slice(0, slash), ref.slice(slash + 1));
