@@ -22,8 +22,23 @@ const { values } = parseArgs({
     replay: { type: "string" },
     examples: { type: "string", default: "1" },
     "by-route": { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
   },
 });
+if (values.help) {
+  console.log(`usage: node bench/fuzz.mjs [options]   (after corepack pnpm build)
+
+  --seed N            the run's seed (default: a random one, printed)
+  --requests N        requests per database (default 20000)
+  --database D        sqlite, postgres or both (default sqlite; postgres needs KILN_TEST_PG_URL)
+  --exclude A,B       leave out requests carrying these traits (e.g. multipart:unnamed-part)
+  --concurrency N     requests in flight at once (default 4)
+  --replay I          send only request I of the seed, and show it
+  --examples N        example requests shown per failing route and status (default 1)
+  --by-route          also summarise every answer per route
+  -h, --help          this text`);
+  process.exit(0);
+}
 const databases = values.database === "both" ? ["sqlite", "postgres"] : [values.database];
 if (!databases.every((database) => database === "sqlite" || database === "postgres")) {
   throw new Error(`--database: sqlite, postgres or both, not ${values.database}`);
