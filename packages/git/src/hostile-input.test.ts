@@ -268,7 +268,8 @@ async function outcomes(cases: Case[], inputs: string[]): Promise<Record<string,
   return seen;
 }
 
-describe("hostile input", () => {
+// Each test runs git some thousand times: minutes on a loaded machine.
+describe("hostile input", { timeout: 180_000 }, () => {
   it("reads of revisions, refs and objects that name nothing answer not_found or invalid", async () => {
     const before = refState();
     const seen = await outcomes(readCases(), hostileNames());

@@ -256,9 +256,12 @@ describe("the start-up sweep", () => {
     writeFileSync(join(three, "packed-refs.lock"), "");
     const quarantine = readdirSync(join(one, "objects")).find((name) => name.startsWith("tmp_objdir-"));
     expect(quarantine).toBeDefined();
+    // Whether git had also locked HEAD (the symbolic ref to the branch) when it was killed depends on timing.
+    const headLock = join(one, "HEAD.lock");
     const stale = [
       join(one, "objects", quarantine as string),
       join(one, "refs/heads/master.lock"),
+      ...(existsSync(headLock) ? [headLock] : []),
       ...["HEAD.lock", "config.lock", "packed-refs.lock", "kiln-index-0123abcd"].map((name) =>
         join(two, name),
       ),
