@@ -157,6 +157,10 @@ async function main() {
   };
 
   const db = new Database(join(dataDir, "kiln.sqlite"), { readonly: true, fileMustExist: true });
+  /**
+   * @type {{ id: string; request: string; requestMs?: number; sqlUs: number;
+   *   statements: { sql: string; params: unknown; rows?: number; us: number; plan?: string[] }[] }[]}
+   */
   const cases = [];
   started = Date.now();
   const issuesOf = (projectId, query) => `/api/v3/projects/${projectId}/issues${query ? `?${query}` : ""}`;
@@ -181,6 +185,7 @@ async function main() {
   }
   const perPage = 20;
   const deep = DEEP_PAGE;
+  /** @type {[string, string, ...[string, unknown][]][]} */
   const raws = [
     ["raw", "raw users list p1", [USERS_PAGE_SQL, [perPage, 0]], [USERS_COUNT_SQL, []]],
     ["raw_projects", "raw projects list p1", [PROJECTS_PAGE_SQL, [perPage, 0]], [PROJECTS_COUNT_SQL, []]],
@@ -205,7 +210,7 @@ async function main() {
       try {
         statement.plan = explain(db, statement.sql, statement.params);
       } catch (error) {
-        statement.plan = [`(not explained: ${error.message})`];
+        statement.plan = [`(not explained: ${/** @type {Error} */ (error).message})`];
       }
     }
   }
@@ -222,7 +227,7 @@ async function main() {
         `\n  [${i + 1}] ${statement.us.toFixed(1)} µs, ${statement.rows ?? "–"} rows, params ${JSON.stringify(statement.params)}`,
       );
       console.log(`      ${short(statement.sql)}`);
-      for (const line of statement.plan) console.log(`      | ${line}`);
+      for (const line of statement.plan ?? []) console.log(`      | ${line}`);
     }
   }
   console.log(

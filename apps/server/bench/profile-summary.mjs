@@ -32,10 +32,13 @@ function packageOf(source) {
 function locate({ functionName, url, lineNumber, columnNumber }) {
   const name = functionName || "(anonymous)";
   if (url.endsWith(bundle)) {
-    const entry = sourceMap.findEntry(lineNumber, columnNumber);
+    // An empty object where nothing maps.
+    const entry = /** @type {Partial<import("node:module").SourceMapping>} */ (
+      sourceMap.findEntry(lineNumber, columnNumber)
+    );
     if (entry?.originalSource) {
       const source = entry.originalSource.replace(/^.*?(node_modules|packages|apps)\//, "$1/");
-      return { group: packageOf(source), name: `${name} ${source}:${entry.originalLine + 1}` };
+      return { group: packageOf(source), name: `${name} ${source}:${(entry.originalLine ?? 0) + 1}` };
     }
     return { group: "main.js (unmapped)", name };
   }

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEEP_PAGE, KILN_REQUESTS, PROJECT_CASES, USERS_LIST } from "./lib/cases.mjs";
+import { DEEP_PAGE, KILN_REQUESTS, PROJECT_CASES, runnable, USERS_LIST } from "./lib/cases.mjs";
 import { benchGit, GIT_CASES } from "./lib/git-bench.mjs";
 import {
   checkSameAnswers,
@@ -159,7 +159,7 @@ async function main() {
 
   const memberAuth =
     withProjects && wanted("projects_member")
-      ? { "PRIVATE-TOKEN": await signIn(kiln.url, projects.member.username, ROOT_PASSWORD) }
+      ? { "PRIVATE-TOKEN": await signIn(kiln.url, projects?.member.username, ROOT_PASSWORD) }
       : null;
   const withInfo = wanted("user_info") || wanted("users_info");
   const bare = wanted("bare")
@@ -179,7 +179,8 @@ async function main() {
 
   const list = USERS_LIST;
   const asRoot = (id) => ({ server: kiln, path: KILN_REQUESTS[id].path, headers: auth });
-  const cases = [
+  /** @type {import("./lib/cases.mjs").BenchCase[]} */
+  const specs = [
     { id: "bare", label: "(c) bare node:http, /user-sized JSON", server: bare, path: "/" },
     {
       id: "user",
@@ -251,7 +252,8 @@ async function main() {
       ...asRoot("projects_all2000"),
       expectItems: config.projects >= DEEP_PAGE * 20 ? 20 : undefined,
     },
-  ].filter((kase) => kase.server && wanted(kase.id));
+  ];
+  const cases = specs.filter(runnable(wanted));
   if (withIssues) {
     cases.push(
       ...(await issueCases({
@@ -302,8 +304,8 @@ async function main() {
       const result = await measureClean(kase, config);
       kase.reps.push(result);
       console.log(
-        `  rep ${rep}/${config.reps} ${kase.id.padEnd(21)} ${result.rps.toFixed(0).padStart(6)} req/s  p99 ${result.p99.toFixed(2)} ms` +
-          `  ${result.cpuUsPerReq.toFixed(1)} CPU-µs/req  other ${result.foreignCpuS.toFixed(2)} CPU-s`,
+        `  rep ${rep}/${config.reps} ${kase.id.padEnd(21)} ${result.rps.toFixed(0).padStart(6)} req/s  p99 ${(result.p99 ?? Number.NaN).toFixed(2)} ms` +
+          `  ${(result.cpuUsPerReq ?? Number.NaN).toFixed(1)} CPU-µs/req  other ${result.foreignCpuS.toFixed(2)} CPU-s`,
       );
     }
   }

@@ -85,7 +85,8 @@ export function createHttpServer(
       );
       return;
     }
-    drainBeforeAnswer(req, res).then(() => {
+    // Never rejects: an unread body is discarded up to a bound, whatever becomes of it.
+    void drainBeforeAnswer(req, res).then(() => {
       answer(res, 404, NOT_FOUND);
       done(404, null);
     });

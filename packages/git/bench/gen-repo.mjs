@@ -35,8 +35,10 @@ export async function generateRepo(dir, { commits = 2000, files = 500, lines = 3
     env: { ...process.env, GIT_DIR: dir },
     stdio: ["pipe", "inherit", "inherit"],
   });
-  const done = new Promise((resolve, reject) =>
-    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`fast-import exited ${code}`)))),
+  const done = /** @type {Promise<void>} */ (
+    new Promise((resolve, reject) =>
+      child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`fast-import exited ${code}`)))),
+    )
   );
   const write = (text) =>
     child.stdin.write(text) ? undefined : new Promise((r) => child.stdin.once("drain", r));
@@ -48,11 +50,12 @@ export async function generateRepo(dir, { commits = 2000, files = 500, lines = 3
         : Array.from({ length: 1 + Math.floor(random() * 8) }, () => Math.floor(random() * files));
     let commands = "";
     for (const index of new Set(changed)) {
+      const content = /** @type {string[]} */ (contents[index]);
       if (c > 0) {
         const start = Math.floor(random() * (lines - change));
-        for (let l = start; l < start + change; l++) contents[index][l] = line();
+        for (let l = start; l < start + change; l++) content[l] = line();
       }
-      const data = Buffer.from(`${contents[index].join("\n")}\n`);
+      const data = Buffer.from(`${content.join("\n")}\n`);
       commands += `M 100644 inline ${paths[index]}\ndata ${data.length}\n${data}\n`;
     }
     time += 600;

@@ -1,6 +1,6 @@
 import type { User } from "@kiln/domain";
-import type { AuthMethod } from "./auth/identity-cache.js";
 import type { ServiceRuntime } from "./runtime.js";
+import type { AuthMethod } from "./security/identity-cache.js";
 
 /** Who is acting: the user, how they authenticated, and the admin behind them when sudo is used. */
 export interface Actor {

@@ -4,6 +4,10 @@
  * tRPC procedure of {@link appRouter} or, in process, with {@link invoke}. Build a
  * {@link ServiceRuntime} once per process; each call gets a context naming the actor.
  *
+ * Layout: a feature's operation set is `<feature>/operations.ts` (further sets of the same feature
+ * `<feature>/<set>.operations.ts`), beside its use cases and helpers; the core (runtime, context,
+ * operation) imports no feature. The package README has the map and the layering rules.
+ *
  * @example
  * ```ts
  * const runtime = new ServiceRuntime({ stores, secretKey, singleProcess: true });
@@ -18,7 +22,8 @@
 export type { Member } from "@kiln/storage-kysely";
 export type { BasicCredentials } from "./auth/basic-credentials.js";
 export { applySudo, identifyToken } from "./auth/identify.js";
-export type { AuthMethod } from "./auth/identity-cache.js";
+export { auth } from "./auth/operations.js";
+export { session } from "./auth/session.operations.js";
 export { ensureRootUser, type RootBootstrap } from "./bootstrap.js";
 export type { Actor, Context } from "./context.js";
 export {
@@ -32,50 +37,34 @@ export {
   type PushEvent,
 } from "./domain-events.js";
 export type { GroupDetail } from "./groups/detail.js";
+export { groupMembers } from "./groups/members.operations.js";
+export { groups } from "./groups/operations.js";
+export { projectHooks } from "./hooks/operations.js";
 export type { IssuableParts, IssueView, MergeRequestView } from "./issuables/views.js";
+export { issues } from "./issues/operations.js";
+export { type LabelView, labels } from "./labels/operations.js";
 export { finishInterruptedMerges, type InterruptedMerges } from "./merge-requests/finish.js";
+export { mergeRequests } from "./merge-requests/operations.js";
 export type { MergeRequestChanges } from "./merge-requests/reads.js";
 export { watchMergeRequests } from "./merge-requests/refresh.js";
+export { milestones } from "./milestones/operations.js";
+export { namespaces } from "./namespaces/operations.js";
+export { issueNotes, mergeRequestComments, mergeRequestNotes } from "./notes/operations.js";
 export type { NoteView } from "./notes/views.js";
 export { type Access, invoke, type Operation, type SignedInContext } from "./operation.js";
-export { auth } from "./operations/auth.js";
-export { BranchMessage, type BranchView, repositoryBranches } from "./operations/branches.js";
+export { importUrlOf, sealImportUrls } from "./projects/import-urls.js";
+export { projectLinks } from "./projects/links.operations.js";
+export { projectMembers } from "./projects/members.operations.js";
+export { projects } from "./projects/operations.js";
+export type { ProjectView } from "./projects/views.js";
+export { BranchMessage, type BranchView, repositoryBranches } from "./repositories/branches.operations.js";
 export {
   type RepositoryCommit,
   type RepositoryCommitDetail,
   type RepositoryDiff,
   repositoryCommits,
-} from "./operations/commits.js";
-export { type FileCommit, type RepositoryFile, repositoryFiles } from "./operations/files.js";
-export { groupMembers } from "./operations/group-members.js";
-export { groups } from "./operations/groups.js";
-export { projectHooks } from "./operations/hooks.js";
-export { issues } from "./operations/issues.js";
-export { type LabelView, labels } from "./operations/labels.js";
-export { mergeRequests } from "./operations/merge-requests.js";
-export { milestones } from "./operations/milestones.js";
-export { namespaces } from "./operations/namespaces.js";
-export { issueNotes, mergeRequestComments, mergeRequestNotes } from "./operations/notes.js";
-export { projectLinks } from "./operations/project-links.js";
-export { projectMembers } from "./operations/project-members.js";
-export { projects } from "./operations/projects.js";
-export {
-  type RepositoryArchive,
-  type RepositoryBlob,
-  type RepositoryComparison,
-  type RepositoryTreeEntry,
-  repository,
-} from "./operations/repository.js";
-export { session } from "./operations/session.js";
-export { type SettingsView, settings } from "./operations/settings.js";
-export { sshKeys } from "./operations/ssh-keys.js";
-export { repositoryTags, TagMessage, type TagView } from "./operations/tags.js";
-export { todos } from "./operations/todos.js";
-export { tokens } from "./operations/tokens.js";
-export { attachmentLimitBytes, type LocatedUpload, uploads } from "./operations/uploads.js";
-export { type UserView, users } from "./operations/users.js";
-export { importUrlOf, sealImportUrls } from "./projects/import-urls.js";
-export type { ProjectView } from "./projects/views.js";
+} from "./repositories/commits.operations.js";
+export { type FileCommit, type RepositoryFile, repositoryFiles } from "./repositories/files.operations.js";
 export {
   decideGitAccess,
   type GitAction,
@@ -86,10 +75,25 @@ export {
   type GitRequest,
 } from "./repositories/git-access.js";
 export { gitPushAuthorizer, recordGitPush } from "./repositories/git-push.js";
+export {
+  type RepositoryArchive,
+  type RepositoryBlob,
+  type RepositoryComparison,
+  type RepositoryTreeEntry,
+  repository,
+} from "./repositories/operations.js";
+export { repositoryTags, TagMessage, type TagView } from "./repositories/tags.operations.js";
 export { type AppRouter, appRouter, type Caller, createCaller } from "./router.js";
 export { type RuntimeOptions, ServiceRuntime } from "./runtime.js";
+export type { AuthMethod } from "./security/identity-cache.js";
 export type { PasswordHasher } from "./security/passwords.js";
 export { generateToken, tokenDigest } from "./security/tokens.js";
+export { type SettingsView, settings } from "./settings/operations.js";
+export { sshKeys } from "./ssh-keys/operations.js";
 export { uploadTempDir } from "./storage-files.js";
+export { todos } from "./todos/operations.js";
 export { type TodoTargetView, type TodoView, todoView, todoViews } from "./todos/views.js";
-export { LEFTOVER_AGE_MS, type ReclaimedUploads, reclaimUploadLeftovers } from "./upload-leftovers.js";
+export { tokens } from "./tokens/operations.js";
+export { LEFTOVER_AGE_MS, type ReclaimedUploads, reclaimUploadLeftovers } from "./uploads/leftovers.js";
+export { attachmentLimitBytes, type LocatedUpload, uploads } from "./uploads/operations.js";
+export { type UserView, users } from "./users/operations.js";

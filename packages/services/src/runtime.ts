@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { type ApplicationSettings, withDefaults } from "@kiln/domain";
 import { RepositoryStore } from "@kiln/git";
 import type { Stores } from "@kiln/storage-kysely";
-import { IdentityCache } from "./auth/identity-cache.js";
 import { DomainEvents } from "./domain-events.js";
+import { IdentityCache } from "./security/identity-cache.js";
 import { argon2idHasher, type PasswordHasher } from "./security/passwords.js";
 import { SecretBox } from "./security/tokens.js";
 

@@ -24,3 +24,42 @@ export const PROJECT_CASES = [
   "projects_all",
   "projects_all2000",
 ];
+
+/**
+ * A server a case measures: a Kiln or baseline process and where it listens.
+ * @typedef {{ url: string; handle: { pid: number | undefined } }} BenchServer
+ */
+
+/**
+ * A case as run.mjs and issue-cases.mjs declare it, then as run.mjs fills it in (`url` to `answer`)
+ * and measures it. `server` is null when its server was not started: such cases are left out.
+ * @typedef {object} BenchCase
+ * @property {string} id
+ * @property {string} label
+ * @property {BenchServer | null} server
+ * @property {string} path
+ * @property {Record<string, string> | null | undefined} [headers]
+ * @property {string | undefined} [method] POST cases send wrk's Lua `script`
+ * @property {string | undefined} [script]
+ * @property {number | undefined} [expectItems] items of the first page the probe must see
+ * @property {string | null | undefined} [expectTotal] the X-Total the probe must see (null: none)
+ * @property {string | undefined} [sameAs] the id of a case that must answer the same JSON
+ * @property {unknown} [probe]
+ * @property {string} [answer]
+ * @property {number | null} [peakRssMiB]
+ */
+
+/**
+ * A case kept for the run: its server runs, and run.mjs sets `url`, `headers` and `reps` first thing.
+ * @typedef {BenchCase & { server: BenchServer; url: string; headers: Record<string, string>; reps: unknown[] }} RunCase
+ */
+
+/**
+ * Keeps the cases that were asked for and whose server runs.
+ * @param {(id: string) => boolean} wanted
+ */
+export const runnable =
+  (wanted) =>
+  /** @param {BenchCase} kase @returns {kase is RunCase} */
+  (kase) =>
+    kase.server !== null && wanted(kase.id);

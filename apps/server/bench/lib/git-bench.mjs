@@ -42,6 +42,7 @@ function clientGit(scratch) {
     GIT_COMMITTER_NAME: "Bench",
     GIT_COMMITTER_EMAIL: "bench@example.com",
   };
+  /** @param {string[]} args @param {{ cwd?: string; input?: string }} [options] */
   const git = (args, { cwd = scratch, input } = {}) => {
     const result = spawnSync("git", args, { cwd, env, input, stdio: ["pipe", "pipe", "pipe"] });
     if (result.status !== 0) throw new Error(`git ${args.join(" ")}: ${result.stderr}`);
@@ -89,7 +90,7 @@ async function createProject(url, token, name) {
     headers: { "PRIVATE-TOKEN": token, "Content-Type": "application/json" },
     body: JSON.stringify({ name, visibility_level: 0 }),
   });
-  const body = await res.json();
+  const body = /** @type {{ id: number; path: string }} */ (await res.json());
   if (res.status !== 201) throw new Error(`creating ${name}: ${res.status} ${JSON.stringify(body)}`);
   return body;
 }
@@ -151,7 +152,7 @@ export async function benchGit({ tmp, rounds, commits, pushCommits, rootPassword
       wall: (() => {
         let last = { requests: 0, wallMs: 0 };
         return async () => {
-          const now = await (await fetch(`${cgi.url}/__stats`)).json();
+          const now = /** @type {typeof last} */ (await (await fetch(`${cgi.url}/__stats`)).json());
           const delta = { requests: now.requests - last.requests, wallMs: now.wallMs - last.wallMs };
           last = now;
           return delta;
@@ -191,6 +192,7 @@ export async function benchGit({ tmp, rounds, commits, pushCommits, rootPassword
     return branch;
   };
 
+  /** @type {Record<string, Record<string, Record<string, number>[]>>} */
   const results = {
     file: { clone: [] },
     kiln: { clone: [], fetch: [], push: [] },

@@ -2,6 +2,7 @@
 // baseline, the wrk scripts for random projects and creations, and the case definitions run.mjs loads.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { runnable } from "./cases.mjs";
 import { seedIssues } from "./seed-issues.mjs";
 import { seedProjects } from "./seed-projects.mjs";
 import { startBaseline } from "./servers.mjs";
@@ -97,7 +98,8 @@ export async function issueCases({ wanted, fixture, kiln, auth, tmp, dbFile, syn
   const write = fixture.writeProjectId;
   const kilnPath = (id, query) => `/api/v3/projects/${id}/issues${query ? `?${query}` : ""}`;
   const expectedLabelled = fixture.big.labels[LIST_LABEL] ?? 0;
-  return [
+  /** @type {import("./cases.mjs").BenchCase[]} */
+  const cases = [
     {
       id: "raw_issues_list",
       label: "(h) raw SQL issues list: random project (~900), p1 + COUNT",
@@ -169,7 +171,8 @@ export async function issueCases({ wanted, fixture, kiln, auth, tmp, dbFile, syn
       script: scripts.post,
       method: "POST",
     },
-  ].filter((kase) => kase.server && wanted(kase.id));
+  ];
+  return cases.filter(runnable(wanted));
 }
 
 /** Checks a POST case answers 200 or 201 (Kiln: 200, as the spec says) with an issue (run.mjs probes the GET cases itself). */

@@ -26,8 +26,12 @@ export function reapedChildrenCpuSeconds() {
 
 /** CPU seconds the whole machine has been busy (all cores), from the `cpu` line of /proc/stat. */
 export function machineBusySeconds() {
-  const line = readFileSync("/proc/stat", "utf8").split("\n", 1)[0];
-  const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
+  const line = readFileSync("/proc/stat", "utf8").split("\n", 1)[0] ?? "";
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = line
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   return (user + nice + system + irq + softirq + steal) / CLK_TCK;
 }
 
@@ -51,11 +55,16 @@ export function removeOnExit(dir) {
  * Starts a tracked child. Its stdout goes to `logFile` when given (a busy server must never block
  * on a pipe nobody drains), else to a pipe the caller reads; stderr goes to the log file or is
  * kept (last 4 KB) for error messages.
+ *
+ * @param {string} name
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ env?: NodeJS.ProcessEnv | undefined; logFile?: string | undefined }} [options]
  */
 export function startChild(name, command, args, { env, logFile } = {}) {
   const out = logFile ? openSync(logFile, "a") : "pipe";
   const child = spawn(command, args, { env, stdio: ["ignore", out, logFile ? out : "pipe"] });
-  if (logFile) closeSync(out); // the child holds its own copy
+  if (typeof out === "number") closeSync(out); // the child holds its own copy
   let stderr = "";
   child.stderr?.on("data", (chunk) => {
     stderr = (stderr + chunk).slice(-4096);
@@ -77,7 +86,8 @@ export function startChild(name, command, args, { env, logFile } = {}) {
       clearTimeout(timer);
     },
   };
-  exited.then(() => {
+  // `exited` only ever resolves.
+  void exited.then(() => {
     handle.running = false;
     children.delete(handle);
   });
@@ -158,7 +168,8 @@ export function installExitHandlers() {
     process.once(signal, () => {
       stopping = true;
       process.stderr.write(`\nbench: ${signal}, cleaning up\n`);
-      cleanUp().finally(() => process.exit(130));
+      // Exits whether or not the clean-up failed: nothing is left to report a rejection to.
+      void cleanUp().finally(() => process.exit(130));
     });
   }
 }

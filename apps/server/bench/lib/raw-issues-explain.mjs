@@ -13,7 +13,10 @@ import {
   v3PageSql,
 } from "./raw-issues-sql.mjs";
 
-/** `[id, label, ...[sql, params]]` rows in explain.mjs's shape for the raw issues list cases. */
+/**
+ * `[id, label, ...[sql, params]]` rows in explain.mjs's shape for the raw issues list cases.
+ * @returns {[string, string, ...[string, unknown][]][]}
+ */
 export function rawIssueStatements(db, fixture) {
   const big = fixture.bigProjectId;
   const some = fixture.ordinaryProjectIds[0];

@@ -67,7 +67,7 @@ export function evaluate(summaries) {
     // What the raw list's figure leaves out: the same v3 answer as Kiln's, written by hand.
     ratio("raw_issues_list_v3", "raw_issues_list", 0.5, "raw v3 answer by hand ÷ raw list", true),
     ratio("issues_list_state", "raw_issues_list_v3", 0.5, "GET issues?state=opened ÷ raw v3 answer", true),
-  ].filter(Boolean);
+  ].filter((check) => check !== null);
   const judged = ["user", "users"];
   const issueLatency = ["issues_list_state", "issues_list_label"]
     .filter((id) => summaries[id])

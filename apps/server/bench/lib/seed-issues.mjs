@@ -115,7 +115,7 @@ export function seedIssues(dataDir, { count, bigCount, projects }) {
       }
       const restoreIndexes = dropIndexes(db, ["issues", "label_links"]);
       const counters = new Map(projectIds.map((id) => [id, { last: 0, opened: 0, closed: 0 }]));
-      const links = ISSUE_LABELS.map(() => []); // per label kind: [labelId, issueId] pairs
+      const links = ISSUE_LABELS.map(() => /** @type {number[]} */ ([])); // per label kind: [labelId, issueId] pairs
       const labelCounters = new Map(); // label id → { opened, closed }, as the label store keeps them
       // The big project takes every (count / bigCount)-th issue; the others share the rest in turn.
       const stride = count / bigCount;

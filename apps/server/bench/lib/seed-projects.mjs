@@ -117,7 +117,9 @@ export async function seedProjects(dataDir, { count, groups }) {
         const slot = plan[k];
         const group = slot.group === undefined ? null : slot.group === TEAM ? team : groupRows[slot.group];
         const wanted = VISIBILITY_CYCLE[k % VISIBILITY_CYCLE.length];
-        const visibility = group ? Math.min(wanted, group.visibility_level) : wanted;
+        const visibility = /** @type {import("@kiln/domain").Visibility} */ (
+          group ? Math.min(wanted, group.visibility_level) : wanted
+        );
         const creatorId = group ? group.ownerId : slot.user.userId;
         const n = k + 1;
         const project = await tx.projects.create({
@@ -140,7 +142,7 @@ export async function seedProjects(dataDir, { count, groups }) {
           public_builds: true,
           only_allow_merge_if_build_succeeds: false,
           creator_id: creatorId,
-          import_url: null,
+          import_url_sealed: null,
           runners_token_digest: tokenDigest(generateToken()),
           runners_token_sealed: sealed,
         });

@@ -20,7 +20,7 @@ function freePort() {
     const probe = createServer();
     probe.once("error", reject);
     probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
+      const { port } = /** @type {import("node:net").AddressInfo} */ (probe.address());
       probe.close(() => resolve(port));
     });
   });
@@ -37,6 +37,9 @@ function childEnv(extra) {
  * Starts `node dist/main.js serve` on `dataDir`, its log (stdout and stderr) going to a file, and
  * waits until it answers HTTP (`readyMs`: from spawn to that answer). `nodeArgs` are passed to node
  * (e.g. --cpu-prof); `extraEnv` is added to its environment.
+ *
+ * @param {{ label: string; dataDir: string; logDir: string; logLevel: string; rootPassword: string;
+ *   nodeArgs?: string[]; extraEnv?: Record<string, string> }} options
  */
 export async function startKiln({
   label,
@@ -76,7 +79,13 @@ export async function startKiln({
   throw new Error(`${handle.name} did not answer on ${url} within 30 s`);
 }
 
-/** Starts one of the baseline servers in bench/servers/; it prints its port on stdout. */
+/**
+ * Starts one of the baseline servers in bench/servers/; it prints its port on stdout.
+ * @param {string} label
+ * @param {string} script
+ * @param {string[]} [args]
+ * @param {Record<string, string>} [extraEnv]
+ */
 export async function startBaseline(label, script, args = [], extraEnv = {}) {
   const handle = startChild(label, process.execPath, [join(BENCH_DIR, "servers", script), ...args], {
     env: childEnv({ PORT: "0", ...extraEnv }),
@@ -92,7 +101,7 @@ export async function signIn(url, login, password) {
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ login, password }),
   });
-  const body = await res.json();
+  const body = /** @type {{ private_token: string }} */ (await res.json());
   if (res.status !== 201 && res.status !== 200) {
     throw new Error(`sign-in as ${login} failed: ${res.status} ${JSON.stringify(body)}`);
   }

@@ -29,7 +29,7 @@ export function ensureWrk() {
   }
   // `wrk -v` prints its banner and exits 1.
   const banner = spawnSync("wrk", ["-v"], { encoding: "utf8" });
-  return (banner.stdout + banner.stderr).split("\n")[0].trim();
+  return ((banner.stdout + banner.stderr).split("\n")[0] ?? "").trim();
 }
 
 const TIME_MS = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -63,6 +63,10 @@ export function parseWrk(text) {
 /**
  * Runs `wrk -t<threads> -c<connections> -d<seconds>s --latency` against `url`, with a Lua `script`
  * when given (POST bodies, random paths); resolves to the parsed report.
+ *
+ * @param {string} url
+ * @param {{ seconds: number; connections?: number; threads?: number; headers?: Record<string, string>;
+ *   script?: string | undefined }} options
  */
 export async function runWrk(url, { seconds, connections = 50, threads = 1, headers = {}, script }) {
   const args = [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, "--latency", "--timeout", "10s"];
@@ -71,8 +75,10 @@ export async function runWrk(url, { seconds, connections = 50, threads = 1, head
   args.push(url);
   const wrk = startChild("wrk", "wrk", args);
   let stdout = "";
-  wrk.child.stdout.setEncoding("utf8");
-  wrk.child.stdout.on("data", (chunk) => {
+  // Without a log file, startChild pipes the child's stdout.
+  const out = /** @type {import("node:stream").Readable} */ (wrk.child.stdout);
+  out.setEncoding("utf8");
+  out.on("data", (chunk) => {
     stdout += chunk;
   });
   const { code, signal } = await wrk.exited;

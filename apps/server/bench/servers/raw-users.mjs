@@ -35,7 +35,8 @@ const server = createServer((req, res) => {
 });
 
 server.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
-  process.stdout.write(`${JSON.stringify({ msg: "listening", port: server.address().port })}\n`);
+  const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
+  process.stdout.write(`${JSON.stringify({ msg: "listening", port })}\n`);
 });
 process.once("SIGTERM", () => {
   db.close();

@@ -45,10 +45,13 @@ export class HeldResponse extends Writable implements GitHttpResponse {
   }
 
   override _final(callback: (error?: Error | null) => void): void {
-    this.#released.then(() => {
-      if (!this.#target.destroyed) this.#target.end();
-      callback();
-    });
+    // #released never rejects; a throw while ending the target fails this stream instead of
+    // becoming an unhandled rejection.
+    this.#released
+      .then(() => {
+        if (!this.#target.destroyed) this.#target.end();
+      })
+      .then(() => callback(), callback);
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {

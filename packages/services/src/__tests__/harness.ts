@@ -3,9 +3,9 @@ import type { User } from "@kiln/domain";
 import { Stores } from "@kiln/storage-kysely";
 import { type TestDialect, testDialects } from "@kiln/storage-kysely/testing";
 import { afterEach, beforeEach, describe } from "vitest";
-import type { AuthMethod } from "../auth/identity-cache.js";
 import { type Caller, createCaller } from "../router.js";
 import { ServiceRuntime } from "../runtime.js";
+import type { AuthMethod } from "../security/identity-cache.js";
 
 /** A runtime on a fresh database, and callers acting as the system or as a user. */
 export interface Harness {

@@ -1,7 +1,7 @@
 import { DomainError } from "@kiln/domain";
-import { verifyPassword } from "../operations/session.js";
 import type { ServiceRuntime } from "../runtime.js";
 import { type Identity, identifyToken } from "./identify.js";
+import { verifyPassword } from "./password.js";
 
 /** A username and password as an HTTP Basic header carries them. */
 export interface BasicCredentials {

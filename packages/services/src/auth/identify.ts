@@ -2,8 +2,8 @@ import { DomainError, forbidden, isActive, type User } from "@kiln/domain";
 import { isDigits, MAX_INTEGER } from "@kiln/schemas";
 import type { Actor } from "../context.js";
 import type { ServiceRuntime } from "../runtime.js";
+import type { AuthMethod } from "../security/identity-cache.js";
 import { tokenDigest } from "../security/tokens.js";
-import type { AuthMethod } from "./identity-cache.js";
 
 /** An authenticated identity: the user and how the token proved it. */
 export type Identity = { user: User; method: AuthMethod };

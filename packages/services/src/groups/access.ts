@@ -10,7 +10,7 @@ import {
 import type { GroupRef } from "@kiln/schemas";
 import type { Stores } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
-import { groupSubject } from "../operations/groups-access.js";
+import { groupSubject } from "./subject.js";
 
 /** A group as seen by the caller: the group and the caller's standing in it. */
 export interface GroupAccess {

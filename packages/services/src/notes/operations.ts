@@ -11,9 +11,9 @@ import {
   UpdateIssueNoteInput,
   UpdateMergeRequestNoteInput,
 } from "@kiln/schemas";
-import type { NoteablePath } from "../notes/noteables.js";
-import { addNote, editNote, getNote, listNotes, removeNote } from "../notes/use-cases.js";
 import { mutation, query } from "../operation.js";
+import type { NoteablePath } from "./noteables.js";
+import { addNote, editNote, getNote, listNotes, removeNote } from "./use-cases.js";
 
 const onIssue = (input: { id: string | number; issue_id: number }): NoteablePath => ({
   type: "Issue",

@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { forEachDialect } from "./__tests__/harness.js";
-import { ServiceRuntime } from "./runtime.js";
-import { projectUploadsDir, uploadFilePath, uploadTempDir } from "./storage-files.js";
-import { LEFTOVER_AGE_MS, reclaimUploadLeftovers } from "./upload-leftovers.js";
+import { forEachDialect } from "../__tests__/harness.js";
+import { ServiceRuntime } from "../runtime.js";
+import { projectUploadsDir, uploadFilePath, uploadTempDir } from "../storage-files.js";
+import { LEFTOVER_AGE_MS, reclaimUploadLeftovers } from "./leftovers.js";
 
 const newSecret = () => randomBytes(16).toString("hex");
 

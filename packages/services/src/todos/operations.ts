@@ -1,8 +1,8 @@
 import { notFound, pageRequest, TODO_ACTION_NAMES, type TodoAction, todoActionByName } from "@kiln/domain";
 import { ListTodosInput, NoInput, TodoRefInput } from "@kiln/schemas";
 import { mutation, query } from "../operation.js";
-import { readableTodosFilter, requireTodo } from "../todos/readability.js";
-import { todoViews } from "../todos/views.js";
+import { readableTodosFilter, requireTodo } from "./readability.js";
+import { todoViews } from "./views.js";
 
 /**
  * The actions the list asks for: `action` by name and `action_id` by GitLab's number (an unknown

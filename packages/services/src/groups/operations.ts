@@ -20,14 +20,14 @@ import {
   UpdateGroupInput,
 } from "@kiln/schemas";
 import { type Stores, UniqueViolation } from "@kiln/storage-kysely";
-import { findGroup, projectViewer, requireGroup } from "../groups/access.js";
-import { groupDetail } from "../groups/detail.js";
 import { mutation, query } from "../operation.js";
 import { findProject } from "../projects/access.js";
 import { checkNameAndPathFree, checkVisibilityAllowed } from "../projects/create.js";
 import { listProjects } from "../projects/lists.js";
 import { countPersonalProject } from "../projects/owner-count.js";
 import { removeProjectFiles } from "../storage-files.js";
+import { findGroup, projectViewer, requireGroup } from "./access.js";
+import { groupDetail } from "./detail.js";
 
 /** A new group is private unless asked otherwise. */
 const DEFAULT_GROUP_VISIBILITY = Visibility.PRIVATE;

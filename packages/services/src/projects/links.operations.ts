@@ -20,16 +20,11 @@ import {
 } from "@kiln/schemas";
 import { ForeignKeyViolation, UniqueViolation } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
+import { groupVisibleTo } from "../groups/subject.js";
 import { mutation } from "../operation.js";
-import { findProject, requireProject } from "../projects/access.js";
-import {
-  checkNameAndPathFree,
-  checkProjectsLimit,
-  insertProject,
-  targetNamespace,
-} from "../projects/create.js";
-import { projectView } from "../projects/views.js";
-import { groupVisibleTo } from "./groups-access.js";
+import { findProject, requireProject } from "./access.js";
+import { checkNameAndPathFree, checkProjectsLimit, insertProject, targetNamespace } from "./create.js";
+import { projectView } from "./views.js";
 
 /**
  * Where a fork goes: the caller's namespace, or the namespace `ref` names (id or path) if the

@@ -12,9 +12,9 @@ import {
 } from "@kiln/git";
 import { BranchRefInput, CreateBranchInput, ListBranchesInput, ProtectBranchInput } from "@kiln/schemas";
 import { mutation, query } from "../operation.js";
-import { type RepositoryAccess, requireRepository } from "../repositories/access.js";
-import { afterPush } from "../repositories/after-push.js";
-import { checkPushRules, isUnambiguousRefName } from "../repositories/api-refs.js";
+import { type RepositoryAccess, requireRepository } from "./access.js";
+import { afterPush } from "./after-push.js";
+import { checkPushRules, isUnambiguousRefName } from "./api-refs.js";
 
 /** A branch as the API shows it: its head commit and its protection rule, if any. */
 export interface BranchView {

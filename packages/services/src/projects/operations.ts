@@ -10,7 +10,9 @@ import {
 } from "@kiln/schemas";
 import type { Context } from "../context.js";
 import { mutation, query, type SignedInContext } from "../operation.js";
-import { requireProject } from "../projects/access.js";
+import { acceptedDefaultBranch, moveHead } from "../repositories/default-branch.js";
+import { removeProjectFiles } from "../storage-files.js";
+import { requireProject } from "./access.js";
 import {
   checkNameAndPathFree,
   checkProjectsLimit,
@@ -21,13 +23,11 @@ import {
   projectPath,
   requestedVisibility,
   targetNamespace,
-} from "../projects/create.js";
-import { projectFeed } from "../projects/feed.js";
-import { listProjects } from "../projects/lists.js";
-import { countPersonalProject } from "../projects/owner-count.js";
-import { projectView } from "../projects/views.js";
-import { acceptedDefaultBranch, moveHead } from "../repositories/default-branch.js";
-import { removeProjectFiles } from "../storage-files.js";
+} from "./create.js";
+import { projectFeed } from "./feed.js";
+import { listProjects } from "./lists.js";
+import { countPersonalProject } from "./owner-count.js";
+import { projectView } from "./views.js";
 
 const viewer = (ctx: SignedInContext) => ({ userId: ctx.actor.user.id, external: ctx.actor.user.external });
 

@@ -2,9 +2,9 @@ import { badRequest, notFound } from "@kiln/domain";
 import { type FileAction, type FileAtRevision, GitError, readFile } from "@kiln/git";
 import { DeleteFileInput, GetFileInput, WriteFileInput } from "@kiln/schemas";
 import { mutation, query, type SignedInContext } from "../operation.js";
-import { requireRepository } from "../repositories/access.js";
-import { commitThroughApi } from "../repositories/api-commit.js";
-import { contentBytes, relativePath, writablePath } from "../repositories/file-input.js";
+import { requireRepository } from "./access.js";
+import { commitThroughApi } from "./api-commit.js";
+import { contentBytes, relativePath, writablePath } from "./file-input.js";
 
 /** A file as the files API reads it: the revision asked for, the path, and the blob with its commits. */
 export interface RepositoryFile {

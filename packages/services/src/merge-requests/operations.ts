@@ -11,20 +11,20 @@ import {
 import { requireMergeRequest } from "../issuables/access.js";
 import { markTodo } from "../issuables/todos.js";
 import { type IssueView, type MergeRequestView, mergeRequestView } from "../issuables/views.js";
-import { acceptMergeRequest, cancelMergeWhenBuildSucceeds } from "../merge-requests/accept.js";
-import { createMergeRequest } from "../merge-requests/create.js";
-import { settleMergeRequest } from "../merge-requests/finish.js";
+import { mutation, query, type SignedInContext } from "../operation.js";
+import { type TodoView, todoView } from "../todos/views.js";
+import { acceptMergeRequest, cancelMergeWhenBuildSucceeds } from "./accept.js";
+import { createMergeRequest } from "./create.js";
+import { settleMergeRequest } from "./finish.js";
 import {
   closedIssues,
   listMergeRequests,
   type MergeRequestChanges,
   mergeRequestChanges,
   mergeRequestCommits,
-} from "../merge-requests/reads.js";
-import { withCheckedStatus } from "../merge-requests/refresh.js";
-import { updateMergeRequest } from "../merge-requests/update.js";
-import { mutation, query, type SignedInContext } from "../operation.js";
-import { type TodoView, todoView } from "../todos/views.js";
+} from "./reads.js";
+import { withCheckedStatus } from "./refresh.js";
+import { updateMergeRequest } from "./update.js";
 
 /**
  * The merge request named by the input, readable by the caller, a merge of it cut short by a crash

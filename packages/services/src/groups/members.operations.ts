@@ -1,8 +1,8 @@
 import { AccessLevel, conflict, forbidden, type Membership, notFound, pageRequest } from "@kiln/domain";
 import { GroupMemberRefInput, ListGroupMembersInput, SetGroupMemberInput } from "@kiln/schemas";
 import { type Member, type Stores, UniqueViolation } from "@kiln/storage-kysely";
-import { requireGroup } from "../groups/access.js";
 import { mutation, query } from "../operation.js";
+import { requireGroup } from "./access.js";
 
 const memberExists = () => conflict("Member already exists");
 

@@ -13,19 +13,13 @@ import { projectViewer, requireGroup } from "../groups/access.js";
 import { confidentialFilterFor, type IssueAccess, requireIssue } from "../issuables/access.js";
 import { markTodo } from "../issuables/todos.js";
 import { type IssueView, issueView, issueViews, type KnownProject } from "../issuables/views.js";
-import { createIssue } from "../issues/create.js";
-import { editIssue } from "../issues/edit.js";
-import {
-  emptyPage,
-  groupConfidentiality,
-  issueFilter,
-  issueOrder,
-  readableGroupProjects,
-} from "../issues/lists.js";
-import { moveIssue } from "../issues/move.js";
 import { mutation, query } from "../operation.js";
 import { requireProject } from "../projects/access.js";
 import { todoView } from "../todos/views.js";
+import { createIssue } from "./create.js";
+import { editIssue } from "./edit.js";
+import { emptyPage, groupConfidentiality, issueFilter, issueOrder, readableGroupProjects } from "./lists.js";
+import { moveIssue } from "./move.js";
 
 /** A page of issues with everything their answers show, loaded with a fixed number of queries. */
 async function withViews(ctx: Context, page: Page<Issue>, known?: KnownProject): Promise<Page<IssueView>> {

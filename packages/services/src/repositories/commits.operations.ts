@@ -8,8 +8,8 @@ import {
 } from "@kiln/git";
 import { CommitRefInput, ListCommitsInput } from "@kiln/schemas";
 import { query } from "../operation.js";
-import { requireRepository } from "../repositories/access.js";
-import { isNothingThere, parseTimestamp, readOr404, refOrDefault } from "../repositories/reads.js";
+import { requireRepository } from "./access.js";
+import { isNothingThere, parseTimestamp, readOr404, refOrDefault } from "./reads.js";
 
 /** A commit as lists show it (GitLab's RepoCommit before presentation). */
 export type RepositoryCommit = RawCommit;

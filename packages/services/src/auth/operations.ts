@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { applySudo, identifyToken } from "../auth/identify.js";
 import { query } from "../operation.js";
+import { applySudo, identifyToken } from "./identify.js";
 
 /** Resolving credentials into an actor. */
 export const auth = {

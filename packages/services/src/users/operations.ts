@@ -13,6 +13,7 @@ import type { Context } from "../context.js";
 import { mutation, query } from "../operation.js";
 import { generateToken, tokenDigest } from "../security/tokens.js";
 import { removeProjectFiles } from "../storage-files.js";
+import { privateTokenOf } from "./private-token.js";
 
 /** A user as the caller may see them: administrators see every field, others the public ones. */
 export interface UserView {
@@ -45,13 +46,6 @@ async function ensureAvailable(
     const holder = await stores.users.findByEmail(fields.email);
     if (holder && holder.id !== self?.id) throw conflict("Email has already been taken");
   }
-}
-
-/** The private token of a user, unsealed. */
-export async function privateTokenOf(ctx: Context, userId: number): Promise<string> {
-  const sealed = await ctx.runtime.stores.users.sealedPrivateToken(userId);
-  if (!sealed) throw notFound("User");
-  return ctx.runtime.secrets.open(sealed);
 }
 
 async function setState(ctx: Context, id: number, state: User["state"]): Promise<true> {

@@ -4,7 +4,7 @@ import type { Member } from "@kiln/storage-kysely";
 import { UniqueViolation } from "@kiln/storage-kysely";
 import { recordEvent } from "../events.js";
 import { mutation, query } from "../operation.js";
-import { requireProject } from "../projects/access.js";
+import { requireProject } from "./access.js";
 
 function checkProjectLevel(level: AccessLevel): void {
   if (level > MAX_PROJECT_MEMBER_LEVEL) {

@@ -15,8 +15,8 @@ import {
 } from "@kiln/git";
 import { ArchiveInput, BlobAtCommitInput, CompareInput, RawBlobInput, TreeInput } from "@kiln/schemas";
 import { query } from "../operation.js";
-import { requireRepository } from "../repositories/access.js";
-import { isNothingThere, readOr404, refOrDefault } from "../repositories/reads.js";
+import { requireRepository } from "./access.js";
+import { isNothingThere, readOr404, refOrDefault } from "./reads.js";
 
 /**
  * How long one archive download may keep its git process. Git waits while a slow client reads,

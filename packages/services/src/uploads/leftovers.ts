@@ -1,8 +1,8 @@
 import type { Dirent } from "node:fs";
 import { lstat, readdir, rm, rmdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { ServiceRuntime } from "./runtime.js";
-import { projectUploadsDir, uploadTempDir } from "./storage-files.js";
+import type { ServiceRuntime } from "../runtime.js";
+import { projectUploadsDir, uploadTempDir } from "../storage-files.js";
 
 /**
  * How old a leftover must be before it is reclaimed. Another process sharing the data dir (on

@@ -11,9 +11,9 @@ import {
 } from "@kiln/git";
 import { CreateTagInput, ListTagsInput, TagRefInput } from "@kiln/schemas";
 import { mutation, query } from "../operation.js";
-import { requireRepository } from "../repositories/access.js";
-import { afterPush } from "../repositories/after-push.js";
-import { checkPushRules, isUnambiguousRefName } from "../repositories/api-refs.js";
+import { requireRepository } from "./access.js";
+import { afterPush } from "./after-push.js";
+import { checkPushRules, isUnambiguousRefName } from "./api-refs.js";
 
 /** A tag as the API shows it: its annotation (null when lightweight) and the commit it tags. */
 export type TagView = RepoTag;
