@@ -35,7 +35,7 @@ export type { GroupDetail } from "./groups/detail.js";
 export type { IssuableParts, IssueView, MergeRequestView } from "./issuables/views.js";
 export { finishInterruptedMerges, type InterruptedMerges } from "./merge-requests/finish.js";
 export type { MergeRequestChanges } from "./merge-requests/reads.js";
-export { watchMergeRequests } from "./merge-requests/refresh.js";
+export { mergeStatusRefresh } from "./merge-requests/refresh.js";
 export type { NoteView } from "./notes/views.js";
 export { type Access, invoke, type Operation, type SignedInContext } from "./operation.js";
 export { auth } from "./operations/auth.js";
@@ -74,6 +74,12 @@ export { todos } from "./operations/todos.js";
 export { tokens } from "./operations/tokens.js";
 export { attachmentLimitBytes, type LocatedUpload, uploads } from "./operations/uploads.js";
 export { type UserView, users } from "./operations/users.js";
+export {
+  type DispatcherOptions,
+  OutboxDispatcher,
+  type OutboxSubscriber,
+  type Wakeups,
+} from "./outbox/dispatcher.js";
 export { importUrlOf, sealImportUrls } from "./projects/import-urls.js";
 export type { ProjectView } from "./projects/views.js";
 export {
