@@ -1,24 +1,15 @@
-import { join } from "node:path";
-import { type OpenDatabase, openDatabase } from "@kiln/storage-kysely";
 import { type KilnProcess, postgresUnavailable } from "@kiln/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { killTree, type Life, lifeOf, seededProject, topicMergeRequest, until } from "./crash-support.js";
+import {
+  fromDatabase,
+  killTree,
+  type Life,
+  lifeOf,
+  seededProject,
+  topicMergeRequest,
+  until,
+} from "./crash-support.js";
 import { start } from "./support.js";
-
-/** Runs `read` on the server's database from beside it: no request, so nothing the server does on a read. */
-async function fromDatabase<T>(life: Life, read: (db: OpenDatabase["db"]) => Promise<T>): Promise<T> {
-  const url = life.server.kilnEnv["DATABASE_URL"];
-  const database = await openDatabase(
-    url
-      ? { kind: "postgres", url, poolSize: 1 }
-      : { kind: "sqlite", filename: join(life.server.dataDir, "kiln.sqlite") },
-  );
-  try {
-    return await read(database.db);
-  } finally {
-    await database.close();
-  }
-}
 
 /** The merge request's `merge_status` as stored (a read through the API would check it first). */
 const storedStatus = (life: Life, id: number) =>
