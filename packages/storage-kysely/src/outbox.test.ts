@@ -2,8 +2,8 @@ import { sql } from "kysely";
 import { expect, it } from "vitest";
 import { describeStores } from "./__tests__/store-suite.js";
 import { onSqlite } from "./queries.js";
-import { Stores } from "./stores.js";
 import type { NewOutboxEvent } from "./stores/outbox.js";
+import { Stores } from "./stores.js";
 
 const event = (projectId: number, name: string): NewOutboxEvent => ({
   project_id: projectId,
@@ -83,7 +83,7 @@ describeStores("outbox store", (ctx) => {
       return 1;
     });
     // SQLite has one server process, which runs one claim per subscriber at a time.
-    expect(second).toBe(onSqlite(ctx.opened.db) ? true : false);
+    expect(second).toBe(onSqlite(ctx.opened.db));
     expect(await ctx.stores.outbox.position("hooks")).toBe(onSqlite(ctx.opened.db) ? 9 : 1);
   });
 

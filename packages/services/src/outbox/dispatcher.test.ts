@@ -109,6 +109,17 @@ forEachDialect((h) => {
     await expect.poll(() => outbox.position("flaky")).toBe(last);
     expect(await outbox.position("steady")).toBe(last);
   });
+
+  it("deletes the events past retention once every subscriber handled them", async () => {
+    const alice = await h().user("alice");
+    const seen: string[] = [];
+    await started(h().runtime, [recorder("audit", seen)], { retentionMs: 0, pruneEveryMs: 10 });
+    const {
+      ids: [a],
+    } = await openIssues(alice, ["A"]);
+    await expect.poll(() => seen).toEqual([`open ${a}`]);
+    await expect.poll(() => h().runtime.stores.outbox.after(0, 100)).toEqual([]);
+  });
 });
 
 const pgUrl = process.env[TEST_PG_URL_ENV];

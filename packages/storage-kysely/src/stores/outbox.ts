@@ -22,17 +22,18 @@ const OUTBOX_LOCK = 0x6b696c6e;
  * inserted, not when they commit: a writer holding id 10 may commit after one holding id 11, and a
  * reader that saw 11 and moved past it would never see 10. The advisory lock, held until the
  * commit, makes writers take their ids one transaction at a time, so ids commit in increasing
- * order. SQLite has one writer at a time already. The notification is delivered at the commit.
+ * order. SQLite has one writer at a time already. The notification is delivered at the commit
+ * (never for a transaction rolled back), so it goes with the lock in one statement.
  */
 async function writeEvents(db: Kysely<Database>, events: readonly NewOutboxEvent[]): Promise<void> {
-  const postgres = !onSqlite(db);
-  if (postgres) await sql`select pg_advisory_xact_lock(${OUTBOX_LOCK})`.execute(db);
+  if (!onSqlite(db)) {
+    await sql`select pg_advisory_xact_lock(${OUTBOX_LOCK}), pg_notify(${OUTBOX_CHANNEL}, '')`.execute(db);
+  }
   const createdAt = now();
   await db
     .insertInto("outbox_events")
     .values(events.map((event) => ({ ...event, created_at: createdAt })))
     .execute();
-  if (postgres) await sql`select pg_notify(${OUTBOX_CHANNEL}, '')`.execute(db);
 }
 
 /**
@@ -108,7 +109,8 @@ export class OutboxStore {
     if (onSqlite(this.db)) {
       const position = await this.position(subscriber);
       if (position === undefined) return false;
-      await this.advance(subscriber, await work(position));
+      const handled = await work(position);
+      if (handled > position) await this.advance(subscriber, handled);
       return true;
     }
     return this.db.transaction().execute(async (trx) => {
@@ -120,7 +122,8 @@ export class OutboxStore {
         .skipLocked()
         .executeTakeFirst();
       if (!row) return false;
-      await new OutboxStore(trx).advance(subscriber, await work(row.position));
+      const handled = await work(row.position);
+      if (handled > row.position) await new OutboxStore(trx).advance(subscriber, handled);
       return true;
     });
   }
