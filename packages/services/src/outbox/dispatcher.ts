@@ -52,6 +52,7 @@ type Pass = "drained" | "more" | "failed" | "busy";
 /** One subscriber's loop: handles its events in id order, and sleeps when there are none. */
 class SubscriberLoop {
   #woken = false;
+  #sleeping: { wakeable: boolean; end(): void } | null = null;
 
   constructor(
     private readonly runtime: ServiceRuntime,
@@ -85,8 +86,6 @@ class SubscriberLoop {
     this.#woken = true;
     if (this.#sleeping && (stopping || this.#sleeping.wakeable)) this.#sleeping.end();
   }
-
-  #sleeping: { wakeable: boolean; end(): void } | null = null;
 
   #sleep(ms: number, wakeable: boolean): Promise<void> {
     if (this.stopped()) return Promise.resolve();
@@ -174,8 +173,8 @@ export class OutboxDispatcher {
     this.#loops = this.#subscribers.map(
       (subscriber) => new SubscriberLoop(this.#runtime, subscriber, this.#options, () => this.#stopped),
     );
-    this.#unsubscribe = this.#runtime.events.subscribe(() => this.wake());
     this.#wakeups = (await this.#options.listen?.(() => this.wake())) ?? null;
+    this.#unsubscribe = this.#runtime.events.subscribe(() => this.wake());
     this.#running = this.#loops.map((loop) => loop.run());
     this.#pruneTimer = setInterval(() => {
       this.#pruning = this.#prune();
