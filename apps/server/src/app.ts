@@ -6,12 +6,19 @@ import { createRestHandler, type RestHandler } from "@kiln/rest-adapter";
 import {
   ensureRootUser,
   finishInterruptedMerges,
+  mergeStatusRefresh,
+  OutboxDispatcher,
   reclaimUploadLeftovers,
   ServiceRuntime,
   sealImportUrls,
-  watchMergeRequests,
 } from "@kiln/services";
-import { migrateToLatest, type OpenDatabase, openDatabase, Stores } from "@kiln/storage-kysely";
+import {
+  listenForOutbox,
+  migrateToLatest,
+  type OpenDatabase,
+  openDatabase,
+  Stores,
+} from "@kiln/storage-kysely";
 import { type Config, ConfigError } from "./config.js";
 import { ensureDataDir, loadOrCreateSecretKey } from "./data-dir.js";
 import { createGitHttpHandler } from "./git-http/handler.js";
@@ -93,8 +100,6 @@ async function serveBackend(
   { database, runtime }: Backend,
   opened: Closable[],
 ): Promise<RunningServer> {
-  // Open merge requests are checked again whenever a branch they involve moves.
-  watchMergeRequests(runtime);
   const root = await ensureRootUser(runtime, config.rootPassword);
   if (root.created && root.generatedPassword) {
     log.warn(
@@ -138,7 +143,9 @@ async function serveBackend(
   const merges = await finishInterruptedMerges(runtime);
   if (merges.finished + merges.dropped + merges.failed.length > 0)
     log.warn(merges, "settled interrupted merges");
-  log.info({ port, base_url: baseUrl, database: database.dialect }, "listening");
+  const workers = config.workers ? await startWorkers(config, log, runtime) : null;
+  if (workers) opened.push({ close: () => workers.stop() });
+  log.info({ port, base_url: baseUrl, database: database.dialect, workers: config.workers }, "listening");
   log.flush(); // whoever waits for readiness reads this line now, not at the next periodic flush
 
   return {
@@ -153,9 +160,27 @@ async function serveBackend(
       await closed;
       clearInterval(idle);
       clearTimeout(timer);
+      await workers?.stop();
       await gate.close();
       await housekeeping?.stop();
       await database.close();
     },
   };
+}
+
+/**
+ * Starts the dispatcher of the outbox's events to their durable subscribers (open merge requests
+ * checked again whenever a branch they involve moves), woken by other processes' events on
+ * PostgreSQL.
+ */
+async function startWorkers(config: Config, log: Logger, runtime: ServiceRuntime): Promise<OutboxDispatcher> {
+  const { database } = config;
+  const dispatcher = new OutboxDispatcher(runtime, {
+    ...(database.kind === "postgres" ? { listen: (wake) => listenForOutbox(database.url, wake) } : {}),
+    onError: (error, subscriber, event) =>
+      log.error({ err: error, subscriber, event: event?.kind }, "an outbox subscriber failed; retrying"),
+  });
+  dispatcher.subscribe(mergeStatusRefresh(runtime));
+  await dispatcher.start();
+  return dispatcher;
 }

@@ -11,6 +11,11 @@ export interface Config {
   rootPassword: string | undefined;
   database: DatabaseLocation;
   logLevel: string;
+  /**
+   * Whether this process runs the background workers (the outbox's dispatcher); off for a
+   * web-only process beside others that run them on one PostgreSQL database.
+   */
+  workers: boolean;
 }
 
 /** A configuration problem, reported as one line before anything starts. */
@@ -66,9 +71,16 @@ function database(
   };
 }
 
+function workers(raw: string | undefined): boolean {
+  const value = (raw || "on").toLowerCase();
+  if (value !== "on" && value !== "off")
+    throw new ConfigError(`KILN_WORKERS must be on or off, got "${raw}"`);
+  return value === "on";
+}
+
 /**
  * Reads `PORT`, `KILN_DATA_DIR`, `KILN_BASE_URL`, `KILN_ROOT_PASSWORD`, `DATABASE_URL`,
- * `KILN_SQLITE_SYNCHRONOUS` and `LOG_LEVEL`; throws a {@link ConfigError} naming the first bad one.
+ * `KILN_SQLITE_SYNCHRONOUS`, `KILN_WORKERS` and `LOG_LEVEL`; throws a {@link ConfigError} naming the first bad one.
  */
 export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config {
   const dataDirRaw = env["KILN_DATA_DIR"] || "./data";
@@ -87,5 +99,6 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     rootPassword,
     database: database(env["DATABASE_URL"], dataDir, env["KILN_SQLITE_SYNCHRONOUS"]),
     logLevel,
+    workers: workers(env["KILN_WORKERS"]),
   };
 }

@@ -2,13 +2,13 @@ import { readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { IssueJson, MergeRequestJson } from "@kiln/schemas";
-import { openDatabase } from "@kiln/storage-kysely";
 import { git, type KilnProcess, postgresUnavailable } from "@kiln/testkit";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
   armableRefHook,
   countOf,
   feedOf,
+  fromDatabase,
   headOf,
   holdRefTransaction,
   killTree,
@@ -204,15 +204,8 @@ function sqliteIntegrity(life: Life): unknown {
 }
 
 /** The project's state counters next to counts of the rows they count, read from the database beside the server. */
-async function countersOf(life: Life, projectId: number) {
-  const url = life.server.kilnEnv["DATABASE_URL"];
-  const database = await openDatabase(
-    url
-      ? { kind: "postgres", url, poolSize: 1 }
-      : { kind: "sqlite", filename: join(life.server.dataDir, "kiln.sqlite") },
-  );
-  try {
-    const { db } = database;
+function countersOf(life: Life, projectId: number) {
+  return fromDatabase(life, async (db) => {
     const count = async (table: "issues" | "merge_requests", state: "opened" | "closed" | "merged") => {
       const row = await db
         .selectFrom(table)
@@ -241,9 +234,7 @@ async function countersOf(life: Life, projectId: number) {
         merged_merge_requests_count: await count("merge_requests", "merged"),
       },
     };
-  } finally {
-    await database.close();
-  }
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { IssueJson, MergeRequestJson, ProjectJson } from "@kiln/schemas";
+import { type OpenDatabase, openDatabase } from "@kiln/storage-kysely";
 import {
   type ApiRequest,
   type ApiResponse,
@@ -245,3 +246,18 @@ export async function feedOf(life: Life, projectId: number): Promise<string[]> {
 /** How many of `lines` equal `line`. */
 export const countOf = (lines: readonly string[], line: string): number =>
   lines.filter((item) => item === line).length;
+
+/** Runs `read` on the server's database from beside it: no request, so nothing the server does on a read. */
+export async function fromDatabase<T>(life: Life, read: (db: OpenDatabase["db"]) => Promise<T>): Promise<T> {
+  const url = life.server.kilnEnv["DATABASE_URL"];
+  const database = await openDatabase(
+    url
+      ? { kind: "postgres", url, poolSize: 1 }
+      : { kind: "sqlite", filename: join(life.server.dataDir, "kiln.sqlite") },
+  );
+  try {
+    return await read(database.db);
+  } finally {
+    await database.close();
+  }
+}

@@ -1,4 +1,5 @@
 import type { PushCommit } from "@kiln/domain";
+import type { OutboxEvent, Stores } from "@kiln/storage-kysely";
 
 /** An accepted change of one ref, by a push, a file commit or a branch or tag operation. */
 export interface PushEvent {
@@ -57,9 +58,25 @@ export type DomainEvent = PushEvent | IssueEvent | MergeRequestEvent | NoteEvent
 export type DomainEventListener = (event: DomainEvent) => void | Promise<void>;
 
 /**
- * The in-process stream of domain events, raised after the change they describe is committed.
- * A listener that throws or rejects is reported to `onListenerError` and never reaches the
- * caller that raised the event: the change it describes has happened either way.
+ * Appends `event` to the outbox in the transaction of the change it reports (`tx`): it is written
+ * with that change or not at all, and the outbox's subscribers get it at least once.
+ */
+export function recordDomainEvent(tx: Stores, event: DomainEvent): Promise<void> {
+  return tx.outbox.append({ project_id: event.projectId, kind: event.kind, payload: JSON.stringify(event) });
+}
+
+/** The domain event an outbox row holds. */
+export function domainEventOf(row: OutboxEvent): DomainEvent {
+  return JSON.parse(row.payload) as DomainEvent;
+}
+
+/**
+ * The events this process committed, announced in-process right after their transaction: the
+ * outbox's dispatcher wakes on them, and tests watch them. Not durable (a crash between the commit
+ * and the announcement loses it, and other processes never see it): whatever must happen after an
+ * event subscribes to the outbox (`OutboxDispatcher`), which has it from the database. A listener
+ * that throws or rejects is reported to `onListenerError` and never reaches the caller that raised
+ * the event: the change it describes has happened either way.
  */
 export class DomainEvents {
   readonly #listeners = new Set<DomainEventListener>();

@@ -46,12 +46,18 @@ export { type LabelView, labels } from "./labels/operations.js";
 export { finishInterruptedMerges, type InterruptedMerges } from "./merge-requests/finish.js";
 export { mergeRequests } from "./merge-requests/operations.js";
 export type { MergeRequestChanges } from "./merge-requests/reads.js";
-export { watchMergeRequests } from "./merge-requests/refresh.js";
+export { mergeStatusRefresh } from "./merge-requests/refresh.js";
 export { milestones } from "./milestones/operations.js";
 export { namespaces } from "./namespaces/operations.js";
 export { issueNotes, mergeRequestComments, mergeRequestNotes } from "./notes/operations.js";
 export type { NoteView } from "./notes/views.js";
 export { type Access, invoke, type Operation, type SignedInContext } from "./operation.js";
+export {
+  type DispatcherOptions,
+  OutboxDispatcher,
+  type OutboxSubscriber,
+  type Wakeups,
+} from "./outbox/dispatcher.js";
 export { importUrlOf, sealImportUrls } from "./projects/import-urls.js";
 export { projectLinks } from "./projects/links.operations.js";
 export { projectMembers } from "./projects/members.operations.js";

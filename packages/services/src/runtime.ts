@@ -40,7 +40,10 @@ export class ServiceRuntime {
   baseUrl: string;
   /** The projects' bare repositories, or null when there is no data dir. */
   readonly repositories: RepositoryStore | null;
-  /** What happened (pushes, ...), for the consumers of this process: webhooks, CI, merge requests. */
+  /**
+   * The domain events this process committed, announced right after each commit: they wake the
+   * outbox's dispatcher, which hands the durable copies to the subscribers (see `DomainEvents`).
+   */
   readonly events = new DomainEvents();
   readonly secrets: SecretBox;
   readonly passwords: PasswordHasher;

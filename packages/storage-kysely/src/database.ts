@@ -217,6 +217,28 @@ export interface MergeRequestsTable extends Omit<Stored<MergeRequest>, "id" | "s
 }
 
 /**
+ * `outbox_events`: domain events, each written in the transaction of the change it reports; ids
+ * increase in commit order (see the outbox store).
+ */
+export interface OutboxEventsTable {
+  id: Generated<number>;
+  /** The project the event happened in, whose events each subscriber handles in id order. */
+  project_id: number;
+  /** The event's kind (`push`, `issue`, ...). */
+  kind: string;
+  /** The event, as JSON. */
+  payload: string;
+  created_at: string;
+}
+
+/** `outbox_positions`: per subscriber, the id of the last event it has handled. */
+export interface OutboxPositionsTable {
+  subscriber: string;
+  position: Generated<number>;
+  updated_at: string;
+}
+
+/**
  * `merge_intents`: a merge written but not yet recorded, from before its target branch moves to the
  * transaction that records it (see the merge intent store).
  */
@@ -300,4 +322,6 @@ export interface Database {
   milestones: MilestonesTable;
   todos: TodosTable;
   subscriptions: SubscriptionsTable;
+  outbox_events: OutboxEventsTable;
+  outbox_positions: OutboxPositionsTable;
 }

@@ -13,6 +13,7 @@ export {
 export type { Database } from "./database.js";
 export { ForeignKeyViolation, isUniqueViolation, UniqueViolation } from "./errors.js";
 export { type MigrationReport, migrateToLatest } from "./migrate.js";
+export { listenForOutbox, type OutboxListener } from "./outbox-notifications.js";
 export type { CountMode } from "./queries.js";
 export type { EventFilter, NewEvent } from "./stores/events.js";
 export type { HookPatch, HookStore, NewHook } from "./stores/hooks.js";
@@ -40,6 +41,12 @@ export type {
 export type { MilestoneFilter, MilestonePatch, MilestoneStore, NewMilestone } from "./stores/milestones.js";
 export type { GroupFields } from "./stores/namespaces.js";
 export type { NewNote, Noteable, NoteStore } from "./stores/notes.js";
+export {
+  type NewOutboxEvent,
+  OUTBOX_CHANNEL,
+  type OutboxEvent,
+  type OutboxStore,
+} from "./stores/outbox.js";
 export type { ShareWithGroup } from "./stores/project-links.js";
 export type {
   ProjectFilter,

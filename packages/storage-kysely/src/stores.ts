@@ -12,6 +12,7 @@ import { MergeRequestStore } from "./stores/merge-requests.js";
 import { MilestoneStore } from "./stores/milestones.js";
 import { NamespaceStore } from "./stores/namespaces.js";
 import { NoteStore } from "./stores/notes.js";
+import { OutboxStore } from "./stores/outbox.js";
 import { ForkStore, ShareStore, StarStore } from "./stores/project-links.js";
 import { ProjectStore } from "./stores/projects.js";
 import { ProtectedBranchStore } from "./stores/protected-branches.js";
@@ -53,6 +54,7 @@ export class Stores {
   readonly todos: TodoStore;
   readonly subscriptions: SubscriptionStore;
   readonly issuableParts: IssuablePartsStore;
+  readonly outbox: OutboxStore;
 
   constructor(readonly db: Kysely<Database>) {
     this.users = new UserStore(db);
@@ -80,11 +82,20 @@ export class Stores {
     this.todos = new TodoStore(db);
     this.subscriptions = new SubscriptionStore(db);
     this.issuableParts = new IssuablePartsStore(db);
+    this.outbox = new OutboxStore(db);
   }
 
-  /** Runs `work` in one transaction (or joins the current one): all of it is written, or none. */
+  /**
+   * Runs `work` in one transaction (or joins the current one): all of it is written, or none. The
+   * outbox events it appended are written last, just before the commit.
+   */
   async transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return work(this);
-    return this.db.transaction().execute((trx) => work(new Stores(trx)));
+    return this.db.transaction().execute(async (trx) => {
+      const tx = new Stores(trx);
+      const result = await work(tx);
+      await tx.outbox.flush();
+      return result;
+    });
   }
 }

@@ -1,6 +1,11 @@
 import { EventAction, type Issue, type MergeRequest } from "@kiln/domain";
 import type { Stores } from "@kiln/storage-kysely";
-import type { IssuableAction, IssueEvent, MergeRequestEvent } from "../domain-events.js";
+import {
+  type IssuableAction,
+  type IssueEvent,
+  type MergeRequestEvent,
+  recordDomainEvent,
+} from "../domain-events.js";
 import { recordEvent } from "../events.js";
 import type { ServiceRuntime } from "../runtime.js";
 
@@ -13,7 +18,10 @@ const FEED_ACTIONS: Readonly<Record<IssuableAction, EventAction | null>> = {
   merge: EventAction.MERGED,
 };
 
-/** Appends "opened", "closed", "reopened" or "accepted" for an issue to its project's feed, in `tx`. */
+/**
+ * Appends "opened", "closed", "reopened" or "accepted" for an issue to its project's feed, and its
+ * domain event to the outbox, in `tx`; answers the event, to announce once committed.
+ */
 export async function recordIssueActivity(
   tx: Stores,
   issue: Issue,
@@ -29,7 +37,9 @@ export async function recordIssueActivity(
       target: { type: "Issue", id: issue.id, title: issue.title },
     });
   }
-  return { kind: "issue", action, projectId: issue.project_id, userId, issueId: issue.id };
+  const event: IssueEvent = { kind: "issue", action, projectId: issue.project_id, userId, issueId: issue.id };
+  await recordDomainEvent(tx, event);
+  return event;
 }
 
 /** The same for a merge request, in its target project's feed. */
@@ -48,16 +58,18 @@ export async function recordMergeRequestActivity(
       target: { type: "MergeRequest", id: mergeRequest.id, title: mergeRequest.title },
     });
   }
-  return {
+  const event: MergeRequestEvent = {
     kind: "merge_request",
     action,
     projectId: mergeRequest.project_id,
     userId,
     mergeRequestId: mergeRequest.id,
   };
+  await recordDomainEvent(tx, event);
+  return event;
 }
 
-/** Raises recorded events once their transaction has committed. */
+/** Announces recorded events in-process once their transaction has committed. */
 export function emitAll(runtime: ServiceRuntime, events: readonly (IssueEvent | MergeRequestEvent)[]): void {
   for (const event of events) runtime.events.emit(event);
 }

@@ -1,5 +1,6 @@
 import { branchOfRef, isOpenState, type MergeRequest } from "@kiln/domain";
 import type { PushEvent } from "../domain-events.js";
+import type { OutboxSubscriber } from "../outbox/dispatcher.js";
 import type { ServiceRuntime } from "../runtime.js";
 import { mergeSides, testMerge } from "./git.js";
 import { serialized } from "./serial.js";
@@ -59,9 +60,13 @@ async function onPush(runtime: ServiceRuntime, event: PushEvent): Promise<void> 
 /**
  * Keeps `merge_status` true to the repository: whenever a push (or a file commit, a branch made
  * or removed through the API, a merge) moves a branch, the open merge requests from or into it
- * become `unchecked` and are checked again. Called once where the server composes its runtime;
- * answers a function that stops watching.
+ * become `unchecked` and are checked again. The server's outbox dispatcher runs it.
  */
-export function watchMergeRequests(runtime: ServiceRuntime): () => void {
-  return runtime.events.subscribe((event) => (event.kind === "push" ? onPush(runtime, event) : undefined));
+export function mergeStatusRefresh(runtime: ServiceRuntime): OutboxSubscriber {
+  return {
+    name: "merge_status",
+    handle: async (event) => {
+      if (event.kind === "push") await onPush(runtime, event);
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { EventAction, type Note, type User } from "@kiln/domain";
 import type { Context } from "../context.js";
-import type { NoteEvent } from "../domain-events.js";
+import { type NoteEvent, recordDomainEvent } from "../domain-events.js";
 import { recordEvent } from "../events.js";
 import { mentionTodos } from "../issuables/todos.js";
 import { type Noteable, touchNoteable } from "./noteables.js";
@@ -15,8 +15,8 @@ export interface NewNoteText {
 /**
  * Writes a user's note on `noteable`, with what GitLab 8.x does alongside, all in one transaction:
  * a "commented on" entry in the project's feed, "mentioned" todos for the `@users` it names, the
- * writer's own pending todos on the noteable done, and the noteable's `updated_at` touched. The
- * NoteEvent is raised once committed.
+ * writer's own pending todos on the noteable done, the noteable's `updated_at` touched, and the
+ * NoteEvent in the outbox (announced in-process once committed).
  */
 export async function createNote(
   ctx: Context,
@@ -46,6 +46,7 @@ export async function createNote(
     await tx.todos.markDoneForTarget({ type: noteable.type, id: noteable.target.id }, [user.id]);
     await mentionTodos(tx, noteable, user, created.body, { noteId: created.id });
     await touchNoteable(tx, noteable);
+    await recordDomainEvent(tx, noteEvent(created, user));
     return created;
   });
   ctx.runtime.events.emit(noteEvent(note, user));

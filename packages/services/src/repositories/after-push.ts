@@ -11,7 +11,7 @@ import {
 } from "@kiln/domain";
 import { pushCommits, runGit, setDefaultBranch } from "@kiln/git";
 import type { Stores } from "@kiln/storage-kysely";
-import type { PushEvent } from "../domain-events.js";
+import { type PushEvent, recordDomainEvent } from "../domain-events.js";
 import { recordEvent } from "../events.js";
 import type { ServiceRuntime } from "../runtime.js";
 import { repositoryStore } from "./access.js";
@@ -110,7 +110,7 @@ async function adoptDefaultBranch(
 export interface DescribedPush {
   /** One per ref, for the runtime's listeners once recorded. */
   events: PushEvent[];
-  /** Appends a "pushed to" feed entry per ref, in the caller's transaction. */
+  /** Appends a "pushed to" feed entry and a domain event per ref, in the caller's transaction. */
   record(tx: Stores): Promise<void>;
 }
 
@@ -166,12 +166,13 @@ export async function describePush(
     for (const event of events) {
       const data = pushData(event, { id: pusher.id, name: pusher.name }, repository);
       await recordEvent(tx, { projectId: project.id, authorId: pusher.id, action: EventAction.PUSHED, data });
+      await recordDomainEvent(tx, event);
     }
   };
   return { events, record };
 }
 
-/** Raises a recorded push's domain events. */
+/** Announces a recorded push's domain events in-process once committed. */
 export function raisePush(runtime: ServiceRuntime, push: DescribedPush): void {
   for (const event of push.events) runtime.events.emit(event);
 }
@@ -179,9 +180,9 @@ export function raisePush(runtime: ServiceRuntime, push: DescribedPush): void {
 /**
  * What follows every accepted change of refs, however it came (a `git push`, a file commit, a
  * branch or tag made through the API): the first branch of an empty project becomes its default,
- * each ref gets a "pushed to" event with GitLab's push data (one transaction), and a push domain
- * event per ref goes to the runtime's listeners (webhooks, CI, merge requests). Answers the
- * project as it now is.
+ * each ref gets a "pushed to" event with GitLab's push data and a push domain event in the outbox
+ * (one transaction), for its subscribers (merge requests; webhooks, CI). Answers the project as it
+ * now is.
  */
 export async function afterPush(
   runtime: ServiceRuntime,

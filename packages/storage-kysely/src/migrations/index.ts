@@ -9,6 +9,7 @@ import * as m0007 from "./0007_label_counters.js";
 import * as m0008 from "./0008_merge_intents.js";
 import * as m0009 from "./0009_public_issues_sealed_imports.js";
 import * as m0010 from "./0010_settings_created_at.js";
+import * as m0011 from "./0011_outbox.js";
 
 /**
  * Every migration, registered statically so the server still finds them once bundled.
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   "0008_merge_intents": m0008,
   "0009_public_issues_sealed_imports": m0009,
   "0010_settings_created_at": m0010,
+  "0011_outbox": m0011,
 };
 
 /** The static migration provider. */
