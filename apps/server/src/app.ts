@@ -1,8 +1,7 @@
-import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { checkGitVersion, PushGate } from "@kiln/git";
-import { createRestHandler, type RestHandler } from "@kiln/rest-adapter";
+import { API_PREFIX, createRestHandler, type RestHandler } from "@kiln/rest-adapter";
 import {
   ensureRootUser,
   finishInterruptedMerges,
@@ -23,9 +22,10 @@ import { type Config, ConfigError } from "./config.js";
 import { ensureDataDir, loadOrCreateSecretKey } from "./data-dir.js";
 import { createGitHttpHandler } from "./git-http/handler.js";
 import { startGitHousekeeping } from "./git-http/housekeeping.js";
-import { createHttpServer } from "./http-server.js";
+import { isGitRequest } from "./git-http/route.js";
+import { createHttpServer, type Mount, type MountHandler, under } from "./http-server.js";
 import type { Logger } from "./logger.js";
-import { createUploadsHandler } from "./uploads-handler.js";
+import { createUploadsHandler, isUploadRequest } from "./uploads-handler.js";
 
 /** A database opened, migrated, and wrapped in the service runtime. */
 export interface Backend {
@@ -63,6 +63,27 @@ export async function openBackend(config: Config): Promise<Backend> {
   // Import URLs stored in the clear before they were sealed (the migration has no key).
   await sealImportUrls(runtime);
   return { database, runtime };
+}
+
+/** The handlers of the server's surfaces, as {@link mountTable} mounts them. */
+export interface Surfaces {
+  api: MountHandler;
+  uploads: MountHandler;
+  git: MountHandler;
+}
+
+/**
+ * The front door's table, first match wins: the REST API v3 under `/api/v3`; reads of uploads
+ * (`GET` and `HEAD` of `/<namespace>/<project>/uploads/<secret>/<file name>`); git's smart HTTP
+ * (`GET …/info/refs`, `POST …/git-upload-pack|git-receive-pack`). A new surface (`/api/trpc`,
+ * `/ci/api/v1`, `/oauth`, web pages) is one more row; one that claims paths these take goes first.
+ */
+export function mountTable(surfaces: Surfaces): Mount[] {
+  return [
+    { name: "api_v3", matches: under(API_PREFIX), handler: surfaces.api },
+    { name: "uploads", matches: isUploadRequest, handler: surfaces.uploads },
+    { name: "git", matches: isGitRequest, handler: surfaces.git },
+  ];
 }
 
 /** A running server. */
@@ -115,17 +136,18 @@ async function serveBackend(
   // The handler needs the base URL, which may depend on the port the OS picks: it is created in the
   // listen callback, before any request can be dispatched.
   let api: RestHandler | undefined;
-  const logInternalError = (error: unknown, req: IncomingMessage) =>
-    log.error({ err: error, method: req.method, path: req.url?.split("?")[0] }, "internal error");
-  const uploads = createUploadsHandler(runtime, logInternalError);
   // One push gate per process: its socket and hook live in a private dir under the system tmp,
   // which must stay short (a Unix socket path holds at most 107 bytes).
   const runtimeDir = tmpdir().length > 64 ? "/tmp" : tmpdir();
   const gate = new PushGate({ runtimeDir });
   const housekeeping = await startGitHousekeeping(runtime, log, runtimeDir);
   if (housekeeping) opened.push({ close: () => housekeeping.stop() });
-  const git = createGitHttpHandler({ runtime, gate, log });
-  const server = createHttpServer((req, res) => (api as RestHandler)(req, res), log, uploads, git);
+  const mounts = mountTable({
+    api: (req, res) => (api as RestHandler)(req, res),
+    uploads: createUploadsHandler(runtime),
+    git: createGitHttpHandler({ runtime, gate, log }),
+  });
+  const server = createHttpServer(mounts, log);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, () => resolve());
@@ -137,7 +159,8 @@ async function serveBackend(
   api = createRestHandler({
     runtime,
     baseUrl,
-    onInternalError: logInternalError,
+    onInternalError: (error, req) =>
+      log.error({ err: error, method: req.method, path: req.url?.split("?")[0] }, "internal error"),
   });
   // Merges a crash cut short between moving their target branch and recording it (push data needs the base URL).
   const merges = await finishInterruptedMerges(runtime);

@@ -1,18 +1,30 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { DEFAULT_RPC_TIMEOUT_MS } from "@kiln/git";
-import { API_PREFIX, drainBeforeAnswer, type RestHandler, type Served } from "@kiln/rest-adapter";
-import type { GitHttpHandler } from "./git-http/handler.js";
-import { isGitRequest } from "./git-http/route.js";
+import { drainBeforeAnswer, type Served } from "@kiln/rest-adapter";
 import type { Logger } from "./logger.js";
-import { isUploadPath, type UploadsHandler } from "./uploads-handler.js";
 
 const NOT_FOUND = JSON.stringify({ message: "404 Not Found" });
 const INTERNAL_ERROR = JSON.stringify({ message: "500 Internal Server Error" });
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<Served>;
+/** Serves one request; resolves with its status and acting user, for the request log. */
+export type MountHandler = (req: IncomingMessage, res: ServerResponse) => Promise<Served>;
+
+/** One row of the front door's table: a surface of the server and the requests it serves. */
+export interface Mount {
+  /** The surface, as the request log names it (`api_v3`, `uploads`, `git`). */
+  readonly name: string;
+  /** True when this mount serves a request, by its method and path (without the query string). */
+  readonly matches: (method: string | undefined, path: string) => boolean;
+  readonly handler: MountHandler;
+}
+
+/** Matches a path prefix: the prefix itself and every path under it, any method. */
+export function under(prefix: string): Mount["matches"] {
+  return (_method, path) => path === prefix || path.startsWith(`${prefix}/`);
+}
 
 /** Runs a handler; one that throws instead of rejecting fails its request the same way. */
-function serve(handler: Handler, req: IncomingMessage, res: ServerResponse): Promise<Served> {
+function serve(handler: MountHandler, req: IncomingMessage, res: ServerResponse): Promise<Served> {
   try {
     return handler(req, res);
   } catch (error) {
@@ -25,10 +37,6 @@ function answer(res: ServerResponse, status: number, json: string): void {
   res.end(json);
 }
 
-function isApi(url: string): boolean {
-  return url.startsWith(`${API_PREFIX}/`) || url === API_PREFIX || url.startsWith(`${API_PREFIX}?`);
-}
-
 /**
  * How long a request may take to arrive whole. Node's default (5 minutes) would cut a long push
  * mid-pack; git's own limit (10 minutes per exchange) is the one that counts, with a margin.
@@ -36,23 +44,16 @@ function isApi(url: string): boolean {
 export const REQUEST_TIMEOUT_MS = DEFAULT_RPC_TIMEOUT_MS + 60_000;
 
 /**
- * The HTTP front: `/api/v3` goes to the REST adapter, `GET` and `HEAD` of
- * `/<namespace>/<project>/uploads/<secret>/<file name>` to the uploads handler (when given),
- * git's smart HTTP (`/<namespace>/<project>.git/info/refs`, `POST …/git-upload-pack`,
- * `POST …/git-receive-pack`) to the git handler (when given); anything else is 404 for now, once
- * the body sent with it was read. A handler that fails answers 500 for its request alone. Logs one
- * line per request.
+ * The HTTP front door: each request goes to the first of `mounts` that matches it; anything else
+ * is `404 Not Found`, once the body sent with it was read. A handler that fails (rejects or
+ * throws) answers 500 for its request alone, or has its half-sent answer cut off. Logs one
+ * `request` line per request, with the mount that served it.
  */
-export function createHttpServer(
-  api: RestHandler,
-  log: Logger,
-  uploads?: UploadsHandler,
-  git?: GitHttpHandler,
-): Server {
+export function createHttpServer(mounts: readonly Mount[], log: Logger): Server {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
-    const url = req.url ?? "/";
-    const path = url.split("?", 1)[0];
+    const path = (req.url ?? "/").split("?", 1)[0] ?? "/";
+    const mount = mounts.find((candidate) => candidate.matches(req.method, path));
     const done = (status: number, userId: number | null) =>
       log.info(
         {
@@ -61,19 +62,12 @@ export function createHttpServer(
           status,
           ms: Math.round((performance.now() - started) * 100) / 100,
           user_id: userId,
+          mount: mount?.name ?? null,
         },
         "request",
       );
-    const readsUpload = (req.method === "GET" || req.method === "HEAD") && isUploadPath(path ?? "/");
-    const handler = isApi(url)
-      ? api
-      : readsUpload
-        ? uploads
-        : isGitRequest(req.method, path ?? "/")
-          ? git
-          : undefined;
-    if (handler) {
-      serve(handler, req, res).then(
+    if (mount) {
+      serve(mount.handler, req, res).then(
         (served) => done(served.status, served.userId),
         (error: unknown) => {
           log.error({ err: error, method: req.method, path }, "request failed");

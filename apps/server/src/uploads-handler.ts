@@ -2,23 +2,17 @@ import { constants } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
-import { DomainError, notFound, servedInline, unauthenticated, uploadContentType } from "@kiln/domain";
+import { DomainError, notFound, servedInline, uploadContentType } from "@kiln/domain";
+import { identifyCaller, UPLOAD_CREDENTIALS } from "@kiln/rest-adapter";
 import { LocateUploadInput } from "@kiln/schemas";
-import {
-  type Actor,
-  identifyToken,
-  invoke,
-  type LocatedUpload,
-  type ServiceRuntime,
-  uploads,
-} from "@kiln/services";
+import { type Actor, invoke, type LocatedUpload, type ServiceRuntime, uploads } from "@kiln/services";
 
 /** `/<namespace>/<project>/uploads/<secret>/<file name>`, each part one raw path segment. */
 const UPLOAD_PATH = /^\/([^/]+)\/([^/]+)\/uploads\/([^/]+)\/([^/]+)$/;
 
-/** True when `pathname` has the shape of an upload's URL. */
-export function isUploadPath(pathname: string): boolean {
-  return UPLOAD_PATH.test(pathname);
+/** True when a request reads an upload: `GET` or `HEAD` of a path with the shape of an upload's URL. */
+export function isUploadRequest(method: string | undefined, pathname: string): boolean {
+  return (method === "GET" || method === "HEAD") && UPLOAD_PATH.test(pathname);
 }
 
 /** A decoded path segment, or null when it does not decode to one plain segment. */
@@ -42,21 +36,6 @@ export function parseUploadPath(
   const [namespace, project, secret, filename] = match.slice(1).map((raw) => segment(raw));
   if (!namespace || !project || !secret || !filename) return null;
   return { namespace, project, secret, filename };
-}
-
-/** The caller: the user of the `private_token` parameter or `PRIVATE-TOKEN` header, or anonymous. */
-async function callerOf(
-  req: IncomingMessage,
-  search: string,
-  runtime: ServiceRuntime,
-): Promise<Actor | null> {
-  const header = req.headers["private-token"];
-  const token =
-    new URLSearchParams(search).get("private_token") ?? (Array.isArray(header) ? header[0] : header);
-  if (token === undefined) return null;
-  const identity = await identifyToken(runtime, token);
-  if (!identity) throw unauthenticated();
-  return { user: identity.user, method: identity.method, sudoBy: null };
 }
 
 /** `inline` for raster images, `attachment` otherwise, with the name in ASCII and in UTF-8. */
@@ -95,11 +74,11 @@ async function sendFile(req: IncomingMessage, res: ServerResponse, located: Loca
   }
 }
 
-/** The status of a failure: 401 for bad credentials, 404 for anything not found, 500 for bugs. */
-function failureStatus(error: unknown): 401 | 404 | 500 {
-  if (!DomainError.is(error)) return 500;
+/** The status of a refusal: 401 for bad credentials, 404 for anything not found; null for a bug. */
+function refusalStatus(error: unknown): 401 | 404 | null {
+  if (!DomainError.is(error)) return null;
   if (error.kind === "unauthenticated") return 401;
-  return error.kind === "not_found" ? 404 : 500;
+  return error.kind === "not_found" ? 404 : null;
 }
 
 /** Serves one upload request; resolves with the status and the acting user, for the access log. */
@@ -110,42 +89,34 @@ export type UploadsHandler = (
 
 /**
  * Serves `GET /<namespace>/<project>/uploads/<secret>/<file name>` outside the API: authenticated
- * like the API (anonymous callers see public projects only), answered through the services'
- * `uploads.locate` so that who may read what stays decided there. Anything hidden, missing or
- * malformed is `404 Not Found`; an unknown token is 401. Files are typed by extension, never
- * sniffed, and anything but a raster image is an attachment.
+ * like the API ({@link UPLOAD_CREDENTIALS}; anonymous callers see public projects only), answered
+ * through the services' `uploads.locate` so that who may read what stays decided there. Anything
+ * hidden, missing or malformed is `404 Not Found`; an unknown token is 401; any other failure is
+ * left to the front door's 500. Files are typed by extension, never sniffed, and anything but a
+ * raster image is an attachment.
  */
-export function createUploadsHandler(
-  runtime: ServiceRuntime,
-  onInternalError: (error: unknown, req: IncomingMessage) => void,
-): UploadsHandler {
+export function createUploadsHandler(runtime: ServiceRuntime): UploadsHandler {
   return async (req, res) => {
     req.resume();
-    const [pathname = "/", search = ""] = (req.url ?? "/").split("?", 2);
+    const [pathname = "/"] = (req.url ?? "/").split("?", 1);
     let actor: Actor | null = null;
     try {
       const where = parseUploadPath(pathname);
       const input = where && LocateUploadInput.safeParse(where);
       if (!input?.success) throw notFound();
-      actor = await callerOf(req, search, runtime);
+      actor = await identifyCaller(req, UPLOAD_CREDENTIALS, runtime);
       const located = await invoke(uploads.locate, { runtime, actor, system: false }, input.data);
       if (await sendFile(req, res, located)) return { status: 200, userId: actor?.user.id ?? null };
       throw notFound();
     } catch (error) {
-      const status = failureStatus(error);
-      if (status === 500) onInternalError(error, req);
-      if (res.headersSent) {
-        res.destroy();
-      } else {
-        const body = JSON.stringify({
-          message: status === 500 ? "500 Internal Server Error" : (error as DomainError).message,
-        });
-        res.writeHead(status, {
-          "Content-Type": "application/json",
-          "Content-Length": Buffer.byteLength(body),
-        });
-        res.end(req.method === "HEAD" ? undefined : body);
-      }
+      const status = refusalStatus(error);
+      if (status === null || res.headersSent) throw error;
+      const body = JSON.stringify({ message: (error as DomainError).message });
+      res.writeHead(status, {
+        "Content-Type": "application/json",
+        "Content-Length": Buffer.byteLength(body),
+      });
+      res.end(req.method === "HEAD" ? undefined : body);
       return { status, userId: actor?.user.id ?? null };
     }
   };

@@ -1,26 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import { invalid, unauthenticated } from "@kiln/domain";
-import { type Actor, applySudo, identifyToken, type ServiceRuntime } from "@kiln/services";
+import { type Actor, applySudo, identifyActor, type ServiceRuntime } from "@kiln/services";
+import { API_CREDENTIALS, type CredentialRules, headerValue, readCredentials } from "./credentials.js";
 import type { Params } from "./request/params.js";
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(", ") : value;
-}
-
-/**
- * The token a request presents: the `private_token` parameter, else the `PRIVATE-TOKEN` header.
- * A parameter that is not a string (a JSON number, `private_token[]=…`, an object) is invalid,
- * never looked up as something else.
- */
-function presentedToken(req: IncomingMessage, params: Params): string | null {
-  const param = params["private_token"];
-  if (param !== undefined) {
-    if (typeof param !== "string") throw unauthenticated();
-    return param;
-  }
-  return header(req, "private-token") ?? null;
-}
 
 /** The `sudo` target of a request, from the parameter or the `SUDO` header. */
 function sudoTarget(req: IncomingMessage, params: Params): string | null {
@@ -30,13 +12,32 @@ function sudoTarget(req: IncomingMessage, params: Params): string | null {
     if (typeof param !== "string") throw invalid({ sudo: ["is invalid"] });
     return param;
   }
-  return header(req, "sudo") ?? null;
+  return headerValue(req, "sudo") ?? null;
 }
 
 /**
- * Authenticates a request: the token's user, then `sudo` on top (checked as the real user, who
- * must be an administrator). Missing or unusable credentials are a 401. OAuth bearer tokens are
- * not issued yet, so a request carrying only one is refused like any unknown token.
+ * The actor whose credentials a request carries under `rules`, or null when it carries none;
+ * credentials that name nobody (unknown, revoked, unreadable, a blocked user) are a 401.
+ * `params` are the API's merged parameters, for {@link API_CREDENTIALS}.
+ */
+export async function identifyCaller(
+  req: IncomingMessage,
+  rules: CredentialRules,
+  runtime: ServiceRuntime,
+  params?: Params,
+): Promise<Actor | null> {
+  const credentials = readCredentials(req, rules, params);
+  if (!credentials) return null;
+  const actor = await identifyActor(runtime, credentials);
+  if (!actor) throw unauthenticated();
+  return actor;
+}
+
+/**
+ * Authenticates a request: the user its credentials name ({@link API_CREDENTIALS}), then `sudo`
+ * on top (checked as the real user, who must be an administrator). Missing or unusable
+ * credentials are a 401. OAuth bearer tokens are not issued yet, so a request carrying only one
+ * is refused like one carrying nothing.
  *
  * It calls the services' identity functions directly rather than through tRPC: this runs on
  * every request, and a tRPC call costs more than a cached lookup.
@@ -46,11 +47,8 @@ export async function authenticate(
   params: Params,
   runtime: ServiceRuntime,
 ): Promise<Actor> {
-  const token = presentedToken(req, params);
-  if (!token) throw unauthenticated();
-  const identity = await identifyToken(runtime, token);
-  if (!identity) throw unauthenticated();
-  const actor: Actor = { user: identity.user, method: identity.method, sudoBy: null };
+  const actor = await identifyCaller(req, API_CREDENTIALS, runtime, params);
+  if (!actor) throw unauthenticated();
   const target = sudoTarget(req, params);
   return target === null ? actor : applySudo(runtime, actor, target);
 }

@@ -10,6 +10,14 @@
  * });
  * ```
  */
+export { identifyCaller } from "./auth.js";
+export {
+  API_CREDENTIALS,
+  type CredentialRules,
+  GIT_CREDENTIALS,
+  readCredentials,
+  UPLOAD_CREDENTIALS,
+} from "./credentials.js";
 export { errorReply } from "./errors.js";
 export { API_PREFIX, createRestHandler, type RestHandler, type RestOptions, type Served } from "./handler.js";
 export { paginationHeaders } from "./pagination.js";

@@ -8,6 +8,11 @@ export interface Actor {
   method: AuthMethod;
   /** The administrator who used sudo to act as `user`, or null. */
   sudoBy: User | null;
+  /**
+   * What the credentials allow: `api` (everything the user may do) for private tokens, personal
+   * access tokens and passwords; OAuth tokens will carry the scopes they were granted.
+   */
+  scopes: readonly string[];
 }
 
 /** The context of one call into the services. */

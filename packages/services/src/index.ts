@@ -21,6 +21,13 @@
 /** A member of a project or group with their user, as the member operations answer. */
 export type { Member } from "@kiln/storage-kysely";
 export type { BasicCredentials } from "./auth/basic-credentials.js";
+export {
+  actorOf,
+  type Credentials,
+  FULL_SCOPES,
+  identifyActor,
+  type TokenCarrier,
+} from "./auth/credentials.js";
 export { applySudo, identifyToken } from "./auth/identify.js";
 export { auth } from "./auth/operations.js";
 export { session } from "./auth/session.operations.js";

@@ -8,6 +8,7 @@ import {
   type ServiceRpcResult,
   serviceRpc,
 } from "@kiln/git";
+import { GIT_CREDENTIALS, readCredentials } from "@kiln/rest-adapter";
 import {
   decideGitAccess,
   type GitDenial,
@@ -17,7 +18,6 @@ import {
   type ServiceRuntime,
 } from "@kiln/services";
 import type { Logger } from "../logger.js";
-import { parseBasicAuth } from "./basic-auth.js";
 import { HeldResponse } from "./held-response.js";
 import { type GitRoute, parseGitRoute } from "./route.js";
 
@@ -99,16 +99,12 @@ export function createGitHttpHandler(options: GitHttpOptions): GitHttpHandler {
       await answer(req, res, 403, "Kiln serves git over smart HTTP only; use git 1.6.6 or newer.");
       return { status: 403, userId: null };
     }
-    const credentials = parseBasicAuth(req.headers.authorization);
-    const decision =
-      credentials === "malformed"
-        ? ({ granted: false, denial: "bad_credentials", message: "HTTP Basic: Access denied" } as const)
-        : await decideGitAccess(runtime, {
-            namespace: route.namespace,
-            project: route.project,
-            action: route.service === "git-receive-pack" ? "push" : "pull",
-            credentials,
-          });
+    const decision = await decideGitAccess(runtime, {
+      namespace: route.namespace,
+      project: route.project,
+      action: route.service === "git-receive-pack" ? "push" : "pull",
+      credentials: readCredentials(req, GIT_CREDENTIALS),
+    });
     if (!decision.granted) {
       await answer(req, res, STATUS[decision.denial], decision.message);
       return { status: STATUS[decision.denial], userId: null };

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { parseBasicAuth } from "./basic-auth.js";
 import { isGitRequest, parseGitRoute } from "./route.js";
 
 describe("git routes", () => {
@@ -43,25 +42,5 @@ describe("git routes", () => {
     ]) {
       expect(parseGitRoute(path, "service=git-upload-pack"), path).toBeNull();
     }
-  });
-});
-
-describe("HTTP Basic credentials", () => {
-  const header = (text: string) => `Basic ${Buffer.from(text).toString("base64")}`;
-
-  it("splits at the first colon, keeping colons in the password", () => {
-    expect(parseBasicAuth(header("alice:s3cr:et"))).toEqual({ username: "alice", password: "s3cr:et" });
-    expect(parseBasicAuth(header(":token"))).toEqual({ username: "", password: "token" });
-    expect(parseBasicAuth(`basic  ${Buffer.from("a:b").toString("base64")}`)).toEqual({
-      username: "a",
-      password: "b",
-    });
-  });
-
-  it("has no credentials without the header or for another scheme, and malformed ones otherwise", () => {
-    expect(parseBasicAuth(undefined)).toBeNull();
-    expect(parseBasicAuth("Bearer abc")).toBeNull();
-    expect(parseBasicAuth(header("no colon"))).toBe("malformed");
-    expect(parseBasicAuth("Basic !!!")).toBe("malformed");
   });
 });

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { User } from "@kiln/domain";
 import { afterEach, beforeEach } from "vitest";
+import { actorOf } from "../auth/credentials.js";
 import type { DomainEvent } from "../domain-events.js";
 import { type Caller, createCaller } from "../router.js";
 import { ServiceRuntime } from "../runtime.js";
@@ -55,8 +56,7 @@ export function onDisk(h: Harness, dataDir: string): OnDisk {
   return {
     runtime,
     events,
-    as: (user) =>
-      createCaller({ runtime, actor: { user, method: "private_token", sudoBy: null }, system: false }),
+    as: (user) => createCaller({ runtime, actor: actorOf({ user, method: "private_token" }), system: false }),
   };
 }
 

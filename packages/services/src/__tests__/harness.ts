@@ -3,6 +3,7 @@ import type { User } from "@kiln/domain";
 import { Stores } from "@kiln/storage-kysely";
 import { type TestDialect, testDialects } from "@kiln/storage-kysely/testing";
 import { afterEach, beforeEach, describe } from "vitest";
+import { actorOf } from "../auth/credentials.js";
 import { type Caller, createCaller } from "../router.js";
 import { ServiceRuntime } from "../runtime.js";
 import type { AuthMethod } from "../security/identity-cache.js";
@@ -38,7 +39,7 @@ export function forEachDialect(suite: (h: () => Harness, dialect: TestDialect) =
           system,
           anonymous: createCaller({ runtime, actor: null, system: false }),
           as: (user, method = "private_token") =>
-            createCaller({ runtime, actor: { user, method, sudoBy: null }, system: false }),
+            createCaller({ runtime, actor: actorOf({ user, method }), system: false }),
           user: (username, extra = {}) =>
             system.users.create({
               username,

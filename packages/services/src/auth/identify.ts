@@ -44,7 +44,7 @@ async function findByDigest(runtime: ServiceRuntime, digest: string, nowMs: numb
 
 /**
  * The actor after `sudo`: only administrators may act as another (active) user, named by id
- * (digits) or username.
+ * (digits) or username, within the scopes of the administrator's credentials.
  */
 export async function applySudo(runtime: ServiceRuntime, actor: Actor, target: string): Promise<Actor> {
   if (!actor.user.is_admin) throw forbidden("Must be admin to use sudo");
@@ -52,7 +52,7 @@ export async function applySudo(runtime: ServiceRuntime, actor: Actor, target: s
   if (!user || !isActive(user)) {
     throw new DomainError("not_found", `404 Not Found: No user id or username for: ${target}`);
   }
-  return { user, method: actor.method, sudoBy: actor.user };
+  return { user, method: actor.method, sudoBy: actor.user, scopes: actor.scopes };
 }
 
 /**

@@ -6,6 +6,7 @@ import { AccessLevel, Visibility } from "@kiln/domain";
 import { describe, expect, it } from "vitest";
 import { groupTeam, projectIn } from "../__tests__/groups.js";
 import { forEachDialect } from "../__tests__/harness.js";
+import { actorOf } from "../auth/credentials.js";
 import { createCaller } from "../router.js";
 import { ServiceRuntime } from "../runtime.js";
 
@@ -98,7 +99,7 @@ forEachDialect((h) => {
         mkdirSync(uploads, { recursive: true });
         writeFileSync(join(uploads, "file.txt"), "x");
         const as = (user: typeof team.owner) =>
-          createCaller({ runtime, actor: { user, method: "private_token", sudoBy: null }, system: false });
+          createCaller({ runtime, actor: actorOf({ user, method: "private_token" }), system: false });
         await expect(as(team.master).groups.remove({ id: "team" })).rejects.toMatchObject({
           code: "FORBIDDEN",
         });

@@ -4,6 +4,7 @@ import { Visibility } from "@kiln/domain";
 import { describe, expect, it } from "vitest";
 import { onDisk, scratchDataDirs } from "../__tests__/disk.js";
 import { forEachDialect } from "../__tests__/harness.js";
+import { actorOf } from "../auth/credentials.js";
 import type { Context } from "../context.js";
 import { repositoryOf } from "../repositories/access.js";
 import { insertProject, type NewProjectPlan } from "./create.js";
@@ -37,7 +38,7 @@ forEachDialect((h) => {
       });
       const ctx: Context = {
         runtime: disk.runtime,
-        actor: { user: alice, method: "private_token", sudoBy: null },
+        actor: actorOf({ user: alice, method: "private_token" }),
         system: false,
       };
       return { disk, alice, project, group: group.group, plan, ctx };

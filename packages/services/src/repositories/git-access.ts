@@ -1,5 +1,5 @@
 import { PushRefusal, pathProblem } from "@kiln/domain";
-import { type BasicCredentials, identifyCredentials } from "../auth/basic-credentials.js";
+import { actorOf, type Credentials, identifyActor } from "../auth/credentials.js";
 import type { Identity } from "../auth/identify.js";
 import type { Context } from "../context.js";
 import { accessTo } from "../projects/access.js";
@@ -15,8 +15,8 @@ export interface GitRequest {
   namespace: string;
   project: string;
   action: GitAction;
-  /** The HTTP Basic credentials, or null when the client sent none. */
-  credentials: BasicCredentials | null;
+  /** The credentials the client sent (git sends HTTP Basic ones), or null when it sent none. */
+  credentials: Credentials | null;
 }
 
 /**
@@ -53,7 +53,7 @@ const deny = (denial: GitDenial, message: string): GitDecision => ({ granted: fa
 export function gitContext(runtime: ServiceRuntime, identity: Identity | null): Context {
   return {
     runtime,
-    actor: identity ? { user: identity.user, method: identity.method, sudoBy: null } : null,
+    actor: identity ? actorOf(identity) : null,
     system: false,
   };
 }
@@ -75,7 +75,7 @@ export function gitContext(runtime: ServiceRuntime, identity: Identity | null): 
 export async function decideGitAccess(runtime: ServiceRuntime, request: GitRequest): Promise<GitDecision> {
   let identity: Identity | null = null;
   if (request.credentials) {
-    identity = await identifyCredentials(runtime, request.credentials);
+    identity = await identifyActor(runtime, request.credentials);
     if (!identity) return deny("bad_credentials", GitDenialMessage.CREDENTIALS);
   }
   const user = identity?.user ?? null;

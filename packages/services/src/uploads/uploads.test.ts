@@ -14,6 +14,7 @@ import type { User } from "@kiln/domain";
 import { UploadedFile } from "@kiln/schemas";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { forEachDialect, type Harness } from "../__tests__/harness.js";
+import { actorOf } from "../auth/credentials.js";
 import { type Caller, createCaller } from "../router.js";
 import { ServiceRuntime } from "../runtime.js";
 import { projectUploadsDir, uploadTempDir } from "../storage-files.js";
@@ -31,7 +32,7 @@ function onDisk(h: Harness, dataDir: string) {
     system: createCaller({ runtime, actor: null, system: true }),
     anonymous: createCaller({ runtime, actor: null, system: false }),
     as: (user: User): Caller =>
-      createCaller({ runtime, actor: { user, method: "private_token", sudoBy: null }, system: false }),
+      createCaller({ runtime, actor: actorOf({ user, method: "private_token" }), system: false }),
   };
 }
 

@@ -1,0 +1,84 @@
+import type { IncomingMessage } from "node:http";
+import type { Credentials } from "@kiln/services";
+import type { Params } from "./request/params.js";
+
+/**
+ * Which credentials a surface reads from a request, and where. Each surface keeps the rules it
+ * has always had; the differences are these options, named, not accidents of three readers.
+ */
+export interface CredentialRules {
+  /**
+   * Where a private token or personal access token is read, before the `PRIVATE-TOKEN` header:
+   * - `params`: the `private_token` parameter as the API merges its parameters (query string,
+   *   form or JSON body, a repeated name keeping its last value); a value that is not a string
+   *   (a JSON number, `private_token[]=…`) is unreadable, never looked up as something else;
+   * - `query`: the first `private_token` of the query string, taken as it is (a page or file
+   *   outside the API, whose body is never read);
+   * - null: no token at all, neither parameter nor header.
+   */
+  privateToken: "params" | "query" | null;
+  /**
+   * Whether `Authorization: Basic` is read, where the password may also be a token. Git clients
+   * send nothing else; the API never read it (GitLab 8.x's neither).
+   */
+  basic: boolean;
+}
+
+/** `/api/v3`: the `private_token` parameter or the `PRIVATE-TOKEN` header; `sudo` on top is the API's. */
+export const API_CREDENTIALS: CredentialRules = { privateToken: "params", basic: false };
+/** Uploads served outside the API: `?private_token=` or the `PRIVATE-TOKEN` header; no sudo. */
+export const UPLOAD_CREDENTIALS: CredentialRules = { privateToken: "query", basic: false };
+/** Git over smart HTTP: HTTP Basic only. */
+export const GIT_CREDENTIALS: CredentialRules = { privateToken: null, basic: true };
+
+/**
+ * The credentials a request carries under `rules`, or null when it carries none (the caller is
+ * anonymous, which each surface accepts or refuses). `params` are the API's merged parameters,
+ * needed for `privateToken: "params"`. OAuth bearer tokens (`Authorization: Bearer`,
+ * `access_token`) are not read yet: no surface takes them, so a request carrying only one is
+ * anonymous; they become one more option here when the services issue them.
+ */
+export function readCredentials(
+  req: IncomingMessage,
+  rules: CredentialRules,
+  params?: Params,
+): Credentials | null {
+  if (rules.privateToken !== null) {
+    const param =
+      rules.privateToken === "params" ? params?.["private_token"] : queryParam(req.url, "private_token");
+    if (param !== undefined) {
+      if (typeof param !== "string") return { kind: "unreadable" };
+      return { kind: "token", token: param, via: "private_token_param" };
+    }
+    const header = headerValue(req, "private-token");
+    if (header !== undefined) return { kind: "token", token: header, via: "private_token_header" };
+  }
+  return rules.basic ? basicCredentials(headerValue(req, "authorization")) : null;
+}
+
+/** A header's value; Node joins a repeated one with `, ` (only `set-cookie` comes as an array). */
+export function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/** The first value of `name` in the query string of `url` (cut where the handlers cut it), or undefined. */
+function queryParam(url: string | undefined, name: string): string | undefined {
+  const search = (url ?? "/").split("?", 2)[1];
+  return search === undefined ? undefined : (new URLSearchParams(search).get(name) ?? undefined);
+}
+
+/**
+ * The credentials of an `Authorization: Basic …` header: null when there is none (or another
+ * scheme, which git never sends), unreadable when it does not decode to `user:password`, which is
+ * answered like wrong credentials. The password keeps any colon after the first one (RFC 7617).
+ */
+function basicCredentials(header: string | undefined): Credentials | null {
+  if (header === undefined) return null;
+  const match = /^Basic[ \t]+([A-Za-z0-9+/=_-]*)[ \t]*$/i.exec(header);
+  if (!match) return /^Basic(\s|$)/i.test(header) ? { kind: "unreadable" } : null;
+  const decoded = Buffer.from(match[1] as string, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) return { kind: "unreadable" };
+  return { kind: "basic", username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}

@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import { forEachDialect } from "../__tests__/harness.js";
+import { type Credentials, identifyActor } from "./credentials.js";
+
+forEachDialect((h) => {
+  async function privateTokenOf(username: string, password = "password123") {
+    return (await h().anonymous.session.signIn({ login: username, password })).privateToken;
+  }
+  const identify = (credentials: Credentials) => identifyActor(h().runtime, credentials);
+  const header = (token: string): Credentials => ({ kind: "token", token, via: "private_token_header" });
+  const basic = (username: string, password: string): Credentials => ({ kind: "basic", username, password });
+
+  describe("credentials into an actor", () => {
+    it("turns a private token, by parameter or header, into its user acting as themselves with the api scope", async () => {
+      const alice = await h().user("alice");
+      const token = await privateTokenOf("alice");
+      const actor = { user: { id: alice.id }, method: "private_token", sudoBy: null, scopes: ["api"] };
+      expect(await identify(header(token))).toMatchObject(actor);
+      expect(await identify({ kind: "token", token, via: "private_token_param" })).toMatchObject(actor);
+    });
+
+    it("turns a personal access token into its user", async () => {
+      const alice = await h().user("alice");
+      const pat = await h().system.tokens.createPersonal({ user_id: alice.id, name: "ci" });
+      expect(await identify(header(pat.token))).toMatchObject({
+        user: { id: alice.id },
+        method: "personal_access_token",
+        scopes: ["api"],
+      });
+    });
+
+    it("turns Basic credentials into the user of the password, or of a token given as the password", async () => {
+      const alice = await h().user("alice");
+      await h().user("bob");
+      const token = await privateTokenOf("alice");
+      const pat = await h().system.tokens.createPersonal({ user_id: alice.id, name: "git" });
+      for (const login of ["alice", "alice@example.com"]) {
+        expect(await identify(basic(login, "password123"))).toMatchObject({
+          user: { id: alice.id },
+          method: "password",
+          scopes: ["api"],
+        });
+      }
+      // A token decides alone, before any password: whatever the username, even another user's.
+      expect(await identify(basic("bob", token))).toMatchObject({
+        user: { id: alice.id },
+        method: "private_token",
+      });
+      expect(await identify(basic("", pat.token))).toMatchObject({
+        user: { id: alice.id },
+        method: "personal_access_token",
+      });
+    });
+
+    it("names nobody for a wrong or empty token, a wrong password, or unreadable credentials", async () => {
+      await h().user("alice");
+      expect(await identify(header("not-a-token"))).toBeNull();
+      expect(await identify(header(""))).toBeNull();
+      expect(await identify(basic("alice", "wrong-one"))).toBeNull();
+      expect(await identify(basic("alice", ""))).toBeNull();
+      expect(await identify(basic("", "password123"))).toBeNull();
+      expect(await identify({ kind: "unreadable" })).toBeNull();
+    });
+
+    it("refuses passwords but still takes tokens over Basic while password sign-in is disabled", async () => {
+      const alice = await h().user("alice");
+      const token = await privateTokenOf("alice");
+      await h().system.settings.update({ signin_enabled: false });
+      expect(await identify(basic("alice", "password123"))).toBeNull();
+      expect(await identify(basic("alice", token))).toMatchObject({ user: { id: alice.id } });
+    });
+
+    it("refuses every credential of a blocked user at once, and takes them again when unblocked", async () => {
+      const bob = await h().user("bob");
+      const token = await privateTokenOf("bob");
+      const pat = await h().system.tokens.createPersonal({ user_id: bob.id, name: "ci" });
+      const all = [header(token), header(pat.token), basic("bob", "password123"), basic("x", token)];
+      // Warm any cache first.
+      for (const credentials of all) expect(await identify(credentials)).not.toBeNull();
+      await h().system.users.block({ id: bob.id });
+      for (const credentials of all) expect(await identify(credentials)).toBeNull();
+      await h().system.users.unblock({ id: bob.id });
+      for (const credentials of all) expect(await identify(credentials)).not.toBeNull();
+    });
+
+    it("names nobody for credentials holding a NUL character, on every database", async () => {
+      await h().user("hank");
+      const token = await privateTokenOf("hank");
+      for (const credentials of [
+        header(`${token}\0`),
+        header("\0"),
+        basic("hank\0", "password123"),
+        basic("\0", "password123"),
+        basic("hank", "password123\0"),
+        basic("hank", `${token}\0`),
+      ]) {
+        expect(await identify(credentials)).toBeNull();
+      }
+    });
+
+    it("answers a token the identity cache knows without a promise", async () => {
+      await h().user("ivy");
+      const token = await privateTokenOf("ivy");
+      expect(await identify(header(token))).not.toBeNull();
+      const again = identify(header(token));
+      if (h().runtime.identities) expect(again).not.toBeInstanceOf(Promise);
+      expect(await again).toMatchObject({ user: { username: "ivy" } });
+    });
+  });
+});

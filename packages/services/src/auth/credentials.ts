@@ -1,0 +1,67 @@
+import type { Actor } from "../context.js";
+import type { ServiceRuntime } from "../runtime.js";
+import { type BasicCredentials, identifyCredentials } from "./basic-credentials.js";
+import { type Identity, identifyToken } from "./identify.js";
+
+/** Where a request carried a private token or personal access token. */
+export type TokenCarrier = "private_token_param" | "private_token_header";
+
+/**
+ * What a request carried to say who sends it, as its transport read it (the transport knows
+ * headers and parameters; this is all the services need of them).
+ *
+ * - `token`: a private token or a personal access token, from the `private_token` parameter or
+ *   the `PRIVATE-TOKEN` header.
+ * - `basic`: HTTP Basic credentials (git over HTTP), a password or a token as the password.
+ * - `unreadable`: credentials were sent but cannot be read (a Basic header that does not decode,
+ *   a `private_token` that is not a string); they name nobody, as wrong ones do.
+ *
+ * The kinds still to come plug in here, each as one more member and one more case of
+ * {@link identifyActor}: an OAuth bearer token (`Authorization: Bearer`, the `access_token`
+ * parameter) as `oauth_bearer`, whose actor carries the scopes the token was granted; a web
+ * session as `session_cookie`; a runner's and a build's token (`/ci/api/v1`) as `runner_token`
+ * and `build_token`. Until a kind is here, no transport reads it, and a request carrying only
+ * that is anonymous.
+ */
+export type Credentials =
+  | { kind: "token"; token: string; via: TokenCarrier }
+  | ({ kind: "basic" } & BasicCredentials)
+  | { kind: "unreadable" };
+
+/**
+ * The scopes of the credentials that exist today: a private token, a personal access token and a
+ * password all prove the user's own secret, which may do anything the user may (`api`). OAuth
+ * tokens will carry the scopes they were granted (`read_user`, ...).
+ */
+export const FULL_SCOPES: readonly string[] = Object.freeze(["api"]);
+
+/** The actor of an identity proved by the user's own credentials, acting as themselves. */
+export function actorOf(identity: Identity): Actor {
+  return { user: identity.user, method: identity.method, sudoBy: null, scopes: FULL_SCOPES };
+}
+
+const actorOrNull = (identity: Identity | null): Actor | null => identity && actorOf(identity);
+
+/**
+ * Who the credentials a request carried name, as an actor with its scopes, or null when they
+ * name nobody who may act: an unknown, revoked or expired token, a wrong password, a blocked
+ * user, unreadable credentials, an empty token. Each surface answers null its own way (401, a
+ * git prompt); `sudo` is the REST API's, applied on top by its caller. A token the identity
+ * cache knows is answered synchronously, as {@link identifyToken} does.
+ */
+export function identifyActor(
+  runtime: ServiceRuntime,
+  credentials: Credentials,
+): Actor | null | Promise<Actor | null> {
+  switch (credentials.kind) {
+    case "token": {
+      if (credentials.token === "") return null;
+      const identity = identifyToken(runtime, credentials.token);
+      return identity instanceof Promise ? identity.then(actorOrNull) : actorOrNull(identity);
+    }
+    case "basic":
+      return identifyCredentials(runtime, credentials).then(actorOrNull);
+    case "unreadable":
+      return null;
+  }
+}
