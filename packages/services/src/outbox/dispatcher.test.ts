@@ -4,6 +4,7 @@ import { listenForOutbox, migrateToLatest, openDatabase, Stores } from "@kiln/st
 import { createThrowawayPostgres, TEST_PG_URL_ENV } from "@kiln/storage-kysely/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { forEachDialect } from "../__tests__/harness.js";
+import { actorOf } from "../auth/credentials.js";
 import type { DomainEvent } from "../domain-events.js";
 import { createCaller } from "../router.js";
 import { ServiceRuntime } from "../runtime.js";
@@ -146,7 +147,7 @@ describe.skipIf(!pgUrl)("the outbox shared by processes on one PostgreSQL databa
       runtime,
       listen,
       as: (user: User) =>
-        createCaller({ runtime, actor: { user, method: "private_token", sudoBy: null }, system: false }),
+        createCaller({ runtime, actor: actorOf({ user, method: "private_token" }), system: false }),
     };
   }
 
