@@ -3,6 +3,7 @@ import { type FileHandle, open } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { DomainError, notFound, servedInline, unauthenticated, uploadContentType } from "@kiln/domain";
+import { v3Message } from "@kiln/rest-adapter";
 import { LocateUploadInput } from "@kiln/schemas";
 import {
   type Actor,
@@ -138,7 +139,7 @@ export function createUploadsHandler(
         res.destroy();
       } else {
         const body = JSON.stringify({
-          message: status === 500 ? "500 Internal Server Error" : (error as DomainError).message,
+          message: status === 500 ? "500 Internal Server Error" : v3Message((error as DomainError).failure),
         });
         res.writeHead(status, {
           "Content-Type": "application/json",

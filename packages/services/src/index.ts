@@ -39,7 +39,7 @@ export { watchMergeRequests } from "./merge-requests/refresh.js";
 export type { NoteView } from "./notes/views.js";
 export { type Access, invoke, type Operation, type SignedInContext } from "./operation.js";
 export { auth } from "./operations/auth.js";
-export { BranchMessage, type BranchView, repositoryBranches } from "./operations/branches.js";
+export { type BranchView, repositoryBranches } from "./operations/branches.js";
 export {
   type RepositoryCommit,
   type RepositoryCommitDetail,
@@ -69,7 +69,7 @@ export {
 export { session } from "./operations/session.js";
 export { type SettingsView, settings } from "./operations/settings.js";
 export { sshKeys } from "./operations/ssh-keys.js";
-export { repositoryTags, TagMessage, type TagView } from "./operations/tags.js";
+export { repositoryTags, type TagView } from "./operations/tags.js";
 export { todos } from "./operations/todos.js";
 export { tokens } from "./operations/tokens.js";
 export { attachmentLimitBytes, type LocatedUpload, uploads } from "./operations/uploads.js";
@@ -81,8 +81,8 @@ export {
   type GitAction,
   type GitDecision,
   type GitDenial,
-  GitDenialMessage,
   type GitGrant,
+  type GitRefusal,
   type GitRequest,
 } from "./repositories/git-access.js";
 export { gitPushAuthorizer, recordGitPush } from "./repositories/git-push.js";

@@ -8,6 +8,7 @@ import {
   type ServiceRpcResult,
   serviceRpc,
 } from "@kiln/git";
+import { gitRefusalMessage } from "@kiln/rest-adapter";
 import {
   decideGitAccess,
   type GitDenial,
@@ -102,7 +103,7 @@ export function createGitHttpHandler(options: GitHttpOptions): GitHttpHandler {
     const credentials = parseBasicAuth(req.headers.authorization);
     const decision =
       credentials === "malformed"
-        ? ({ granted: false, denial: "bad_credentials", message: "HTTP Basic: Access denied" } as const)
+        ? ({ granted: false, denial: "bad_credentials", refusal: "credentials" } as const)
         : await decideGitAccess(runtime, {
             namespace: route.namespace,
             project: route.project,
@@ -110,7 +111,7 @@ export function createGitHttpHandler(options: GitHttpOptions): GitHttpHandler {
             credentials,
           });
     if (!decision.granted) {
-      await answer(req, res, STATUS[decision.denial], decision.message);
+      await answer(req, res, STATUS[decision.denial], gitRefusalMessage(decision.refusal));
       return { status: STATUS[decision.denial], userId: null };
     }
     const { grant } = decision;
@@ -156,7 +157,7 @@ export function createGitHttpHandler(options: GitHttpOptions): GitHttpHandler {
     try {
       const result = await serviceRpc(gitDir, service, req, held, {
         signal,
-        push: { gate, authorize: gitPushAuthorizer(runtime, grant) },
+        push: { gate, authorize: gitPushAuthorizer(runtime, grant, gitRefusalMessage) },
       });
       await afterReceive(grant, result);
       return result;

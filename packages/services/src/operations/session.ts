@@ -1,10 +1,10 @@
-import { DomainError, forbidden, isActive, missingParam, type User } from "@kiln/domain";
+import { forbidden, isActive, missingParam, type User, unauthenticated } from "@kiln/domain";
 import { SignInInput } from "@kiln/schemas";
 import type { Context } from "../context.js";
 import { mutation } from "../operation.js";
 import { privateTokenOf } from "./users.js";
 
-const rejected = () => new DomainError("unauthenticated", "401 Unauthorized");
+const rejected = unauthenticated;
 
 /** Password sign-in, answering with the session user and their private token. */
 export const session = {
@@ -12,7 +12,7 @@ export const session = {
     const login = input.login ?? input.email;
     if (login === undefined) throw missingParam("login");
     const settings = await ctx.runtime.settings();
-    if (!settings.signin_enabled) throw forbidden("Sign-in with a password is disabled");
+    if (!settings.signin_enabled) throw forbidden({ reason: "password_sign_in_disabled" });
     const user = await verifyPassword(ctx, login, input.password);
     await ctx.runtime.stores.users.recordSignIn(user.id);
     ctx.runtime.userChanged(user.id);
