@@ -49,7 +49,7 @@ forEachDialect((h) => {
       // Its repository was asked for after the project was read and before it was deleted.
       await expect(repositoryOf(disk.runtime, project)).rejects.toMatchObject({
         kind: "not_found",
-        cause: { failure: { kind: "not_found", subject: "project" } },
+        failure: { kind: "not_found", subject: "project" },
       });
       expect(repositories().filter((name) => !name.startsWith(".kiln-"))).toEqual([]);
     });
@@ -59,7 +59,7 @@ forEachDialect((h) => {
       await disk.as(alice).projects.remove({ id: project.id });
       await expect(projectView(ctx, project)).rejects.toMatchObject({
         kind: "not_found",
-        cause: { failure: { kind: "not_found", subject: "project" } },
+        failure: { kind: "not_found", subject: "project" },
       });
     });
 
@@ -78,7 +78,7 @@ forEachDialect((h) => {
       await disk.as(alice).projects.remove({ id: project.id });
       await expect(insertProject(ctx, plan({ forkOf: project }))).rejects.toMatchObject({
         kind: "not_found",
-        cause: { failure: { kind: "not_found", subject: "project" } },
+        failure: { kind: "not_found", subject: "project" },
       });
       expect(repositories().filter((name) => !name.startsWith(".kiln-"))).toEqual([]);
       expect(existsSync(join(dataDir(), "repositories", `${project.id}.git`))).toBe(false);
