@@ -4,8 +4,6 @@ import type { Context } from "../context.js";
 import { mutation } from "../operation.js";
 import { privateTokenOf } from "./users.js";
 
-const rejected = unauthenticated;
-
 /** Password sign-in, answering with the session user and their private token. */
 export const session = {
   signIn: mutation("anyone", SignInInput, async (ctx, input) => {
@@ -34,7 +32,7 @@ export async function verifyPassword(ctx: Context, login: string, password: stri
     : ((await stores.users.findByUsername(login)) ?? (await stores.users.findByEmail(login)));
   const hash = user ? await stores.users.passwordHash(user.id) : undefined;
   const matches = await passwords.verify(hash ?? (await dummyHash(ctx)), password);
-  if (!user || !hash || !matches || !isActive(user)) throw rejected();
+  if (!user || !hash || !matches || !isActive(user)) throw unauthenticated();
   return user;
 }
 
