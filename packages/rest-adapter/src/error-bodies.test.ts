@@ -15,6 +15,7 @@ import type { GitRefusal } from "@kiln/services";
 import { describe, expect, it } from "vitest";
 import { errorReply } from "./errors.js";
 import { gitRefusalMessage } from "./wording/git.js";
+import { namedWording } from "./wording/index.js";
 
 /**
  * Every error the code raises, with the exact v3 status and body clients see today (the bodies
@@ -451,6 +452,15 @@ const cases: [name: string, build: () => DomainError, status: number, body: unkn
 ];
 
 describe("v3 error bodies", () => {
+  // The wording tables are typed to word every reason (a missing one fails the typecheck); this
+  // holds the table above to pin the bytes of every one of them.
+  it("pin every named failure's text", () => {
+    const pinned = new Set(
+      cases.map(([, build]) => build().failure).flatMap((f) => ("reason" in f ? [f.reason] : [])),
+    );
+    expect(Object.keys(namedWording).filter((reason) => !pinned.has(reason as never))).toEqual([]);
+  });
+
   it.each(cases)("%s", (_name, build, status, body) => {
     const reply = errorReply(build());
     expect(reply.status).toBe(status);

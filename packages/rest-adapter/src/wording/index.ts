@@ -4,7 +4,7 @@ import { mergeRequestWording, repositoryWording } from "./repository.js";
 import type { Wording } from "./wording.js";
 
 /** Every named failure's v3 text; the type makes a missing reason a compile error. */
-const NAMED: Wording<NamedFailure> = {
+export const namedWording: Wording<NamedFailure> = {
   ...authWording,
   ...requestWording,
   ...accountWording,
@@ -38,7 +38,7 @@ const SUBJECT: Record<NotFoundSubject, string> = {
 };
 
 function namedMessage<F extends NamedFailure>(failure: F): string {
-  return (NAMED[failure.reason] as (failure: F) => string)(failure);
+  return (namedWording[failure.reason] as (failure: F) => string)(failure);
 }
 
 /**
