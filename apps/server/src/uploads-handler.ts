@@ -3,7 +3,7 @@ import { type FileHandle, open } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { DomainError, notFound, servedInline, uploadContentType } from "@kiln/domain";
-import { identifyCaller, UPLOAD_CREDENTIALS } from "@kiln/rest-adapter";
+import { identifyCaller, UPLOAD_CREDENTIALS, v3Message } from "@kiln/rest-adapter";
 import { LocateUploadInput } from "@kiln/schemas";
 import { type Actor, invoke, type LocatedUpload, type ServiceRuntime, uploads } from "@kiln/services";
 
@@ -111,7 +111,7 @@ export function createUploadsHandler(runtime: ServiceRuntime): UploadsHandler {
     } catch (error) {
       const status = refusalStatus(error);
       if (status === null || res.headersSent) throw error;
-      const body = JSON.stringify({ message: (error as DomainError).message });
+      const body = JSON.stringify({ message: v3Message((error as DomainError).failure) });
       res.writeHead(status, {
         "Content-Type": "application/json",
         "Content-Length": Buffer.byteLength(body),

@@ -42,15 +42,21 @@ export interface PushRights {
   defaultBranch: string | null;
 }
 
-/** GitLab 8.x's refusal messages, which the git client shows after `remote:`. */
+/**
+ * Why a push may not change a ref, as codes: the surfaces word them (GitLab 8.x's messages, which
+ * the git client shows after `remote:` and the API answers for branches and tags).
+ */
 export const PushRefusal = {
-  PUSH_CODE: "You are not allowed to push code to this project.",
-  PROTECTED_BRANCH: "You are not allowed to push code to protected branches on this project.",
-  FORCE_PUSH_PROTECTED: "You are not allowed to force push code to a protected branch on this project.",
-  DELETE_PROTECTED: "You are not allowed to delete protected branches from this project.",
-  DELETE_DEFAULT: "The default branch of a project cannot be deleted.",
-  CHANGE_TAGS: "You are not allowed to change existing tags on this project.",
+  PUSH_CODE: "push_code",
+  PROTECTED_BRANCH: "protected_branch",
+  FORCE_PUSH_PROTECTED: "force_push_protected",
+  DELETE_PROTECTED: "delete_protected",
+  DELETE_DEFAULT: "delete_default",
+  CHANGE_TAGS: "change_tags",
 } as const;
+
+/** One of the {@link PushRefusal} codes. */
+export type PushRefusal = (typeof PushRefusal)[keyof typeof PushRefusal];
 
 const BRANCH_PREFIX = "refs/heads/";
 const TAG_PREFIX = "refs/tags/";
@@ -69,7 +75,7 @@ export function pushRefusal(
   change: RefChange,
   protection: ProtectedBranch | undefined,
   rights: PushRights,
-): string | null {
+): PushRefusal | null {
   if (!rights.pushCode) return PushRefusal.PUSH_CODE;
   const branch = branchOfRef(change.ref);
   if (branch !== null && change.kind === "delete" && branch === rights.defaultBranch)

@@ -6,6 +6,7 @@ export * from "./access.js";
 export * from "./branches.js";
 export * from "./errors.js";
 export * from "./events.js";
+export * from "./failures.js";
 export * from "./hooks.js";
 export * from "./issues.js";
 export * from "./labels.js";

@@ -1,30 +1,38 @@
-import { DomainError, type ErrorKind, invalid, missingParam, notFound } from "@kiln/domain";
+import {
+  DomainError,
+  type ErrorKind,
+  type Failure,
+  invalid,
+  missingParam,
+  notFound,
+  notModified,
+} from "@kiln/domain";
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { errorReply } from "./errors.js";
 import { BodyError } from "./request/body.js";
+import { v3Message } from "./wording/index.js";
 
 describe("errorReply", () => {
   // A Record, so a new ErrorKind fails the typecheck until its status is decided here.
-  const statuses: Record<Exclude<ErrorKind, "validation" | "not_modified">, number> = {
-    unauthenticated: 401,
-    forbidden: 403,
-    not_found: 404,
-    conflict: 409,
-    missing_param: 400,
-    bad_request: 400,
-    not_allowed: 405,
-    not_acceptable: 406,
-    unprocessable: 422,
-    too_large: 413,
+  const statuses: Record<Exclude<ErrorKind, "validation" | "not_modified">, [Failure, number]> = {
+    unauthenticated: [{ kind: "unauthenticated" }, 401],
+    forbidden: [{ kind: "forbidden" }, 403],
+    not_found: [{ kind: "not_found", subject: "issue" }, 404],
+    conflict: [{ kind: "conflict", reason: "label_exists" }, 409],
+    missing_param: [{ kind: "missing_param", attribute: "title" }, 400],
+    bad_request: [{ kind: "bad_request", reason: "branch_exists" }, 400],
+    not_allowed: [{ kind: "not_allowed", reason: "mr_cannot_merge" }, 405],
+    not_acceptable: [{ kind: "not_acceptable", reason: "mr_not_open" }, 406],
+    unprocessable: [{ kind: "unprocessable", reason: "mr_same_branch" }, 422],
+    too_large: [{ kind: "too_large" }, 413],
   };
 
-  it.each(Object.entries(statuses) as [ErrorKind, number][])(
-    "answers a %s DomainError with %i and its message",
-    (kind, status) => {
-      const error = new DomainError(kind, `message for ${kind}`);
-      expect(errorReply(error)).toEqual({ status, body: { message: `message for ${kind}` } });
+  it.each(Object.entries(statuses))(
+    "answers a %s DomainError with its status and its v3 message",
+    (_kind, [failure, status]) => {
+      expect(errorReply(new DomainError(failure))).toEqual({ status, body: { message: v3Message(failure) } });
     },
   );
 
@@ -37,14 +45,14 @@ describe("errorReply", () => {
   });
 
   it("answers not_modified with 304 and no body", () => {
-    expect(errorReply(new DomainError("not_modified", "304 Not Modified"))).toEqual({
+    expect(errorReply(notModified())).toEqual({
       status: 304,
       body: undefined,
     });
   });
 
   it("unwraps a TRPCError whose cause is a DomainError", () => {
-    const wrapped = new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: notFound("User") });
+    const wrapped = new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: notFound("user") });
     expect(errorReply(wrapped)).toEqual({ status: 404, body: { message: "404 User Not Found" } });
 
     const missing = new TRPCError({ code: "BAD_REQUEST", cause: missingParam("title") });

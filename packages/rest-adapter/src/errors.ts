@@ -2,6 +2,7 @@ import { DomainError, type ErrorKind } from "@kiln/domain";
 import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import { BodyError } from "./request/body.js";
+import { v3Message } from "./wording/index.js";
 
 /** The one table from domain error kinds to v3 status codes. */
 const STATUS: Record<ErrorKind, number> = {
@@ -27,11 +28,11 @@ export interface ErrorReply {
   internal?: unknown;
 }
 
-/** The status and body of a domain error. */
+/** The status and body of a domain error: the kind decides the status, the facts the v3 text. */
 export function domainErrorReply(error: DomainError): ErrorReply {
   const status = STATUS[error.kind];
   if (status === 304) return { status, body: undefined };
-  return { status, body: { message: error.kind === "validation" ? error.fields : error.message } };
+  return { status, body: { message: v3Message(error.failure) } };
 }
 
 /** Maps anything thrown while serving a request to its v3 reply; unknown failures become a bare 500. */

@@ -60,7 +60,8 @@ export function createRestHandler(options: RestOptions): RestHandler {
     try {
       const match = table.match(req.method ?? "GET", pathname.slice(API_PREFIX.length));
       if (match.kind === "none") throw notFound();
-      if (match.kind === "wrong_method") throw new DomainError("not_allowed", "405 Method Not Allowed");
+      if (match.kind === "wrong_method")
+        throw new DomainError({ kind: "not_allowed", reason: "method_not_allowed" });
       const { route, pathParams } = match;
       if (search !== "") queryPairs = formPairs(search);
       const query = paramsFromPairs(queryPairs);

@@ -70,7 +70,7 @@ export { projectLinks } from "./projects/links.operations.js";
 export { projectMembers } from "./projects/members.operations.js";
 export { projects } from "./projects/operations.js";
 export type { ProjectView } from "./projects/views.js";
-export { BranchMessage, type BranchView, repositoryBranches } from "./repositories/branches.operations.js";
+export { type BranchView, repositoryBranches } from "./repositories/branches.operations.js";
 export {
   type RepositoryCommit,
   type RepositoryCommitDetail,
@@ -83,8 +83,8 @@ export {
   type GitAction,
   type GitDecision,
   type GitDenial,
-  GitDenialMessage,
   type GitGrant,
+  type GitRefusal,
   type GitRequest,
 } from "./repositories/git-access.js";
 export { gitPushAuthorizer, recordGitPush } from "./repositories/git-push.js";
@@ -95,7 +95,7 @@ export {
   type RepositoryTreeEntry,
   repository,
 } from "./repositories/operations.js";
-export { repositoryTags, TagMessage, type TagView } from "./repositories/tags.operations.js";
+export { repositoryTags, type TagView } from "./repositories/tags.operations.js";
 export { type AppRouter, appRouter, type Caller, createCaller } from "./router.js";
 export { type RuntimeOptions, ServiceRuntime } from "./runtime.js";
 export type { AuthMethod } from "./security/identity-cache.js";

@@ -50,7 +50,7 @@ function define<S extends z.ZodType, O, A extends Access, K extends "query" | "m
       try {
         return await body(ctx, value);
       } catch (error) {
-        throw projectGone(error) ? notFound("Project") : error;
+        throw projectGone(error) ? notFound("project") : error;
       }
     },
   };

@@ -1,10 +1,22 @@
-import { DomainError, type ErrorKind } from "@kiln/domain";
+import { DomainError, type ErrorKind, type Failure } from "@kiln/domain";
 import { initTRPC, TRPCError, type TRPCMutationProcedure, type TRPCQueryProcedure } from "@trpc/server";
 import type { z } from "zod";
 import type { Context } from "./context.js";
 import { type Access, invoke, type Operation } from "./operation.js";
 
-const t = initTRPC.context<Context>().create();
+/**
+ * tRPC clients get a domain failure's kind and facts, typed, in `shape.data.failure` (null for
+ * anything else): they word it themselves. The message stays the neutral log description.
+ */
+const t = initTRPC.context<Context>().create({
+  errorFormatter: ({ shape, error }) => ({
+    ...shape,
+    data: {
+      ...shape.data,
+      failure: DomainError.is(error.cause) ? error.cause.failure : (null as Failure | null),
+    },
+  }),
+});
 
 /** tRPC codes for domain error kinds, so a tRPC client sees sensible codes too. */
 const TRPC_CODES: Record<ErrorKind, TRPCError["code"]> = {

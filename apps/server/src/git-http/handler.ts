@@ -8,7 +8,7 @@ import {
   type ServiceRpcResult,
   serviceRpc,
 } from "@kiln/git";
-import { GIT_CREDENTIALS, readCredentials } from "@kiln/rest-adapter";
+import { GIT_CREDENTIALS, gitRefusalMessage, readCredentials } from "@kiln/rest-adapter";
 import {
   decideGitAccess,
   type GitDenial,
@@ -106,7 +106,7 @@ export function createGitHttpHandler(options: GitHttpOptions): GitHttpHandler {
       credentials: readCredentials(req, GIT_CREDENTIALS),
     });
     if (!decision.granted) {
-      await answer(req, res, STATUS[decision.denial], decision.message);
+      await answer(req, res, STATUS[decision.denial], gitRefusalMessage(decision.refusal));
       return { status: STATUS[decision.denial], userId: null };
     }
     const { grant } = decision;
@@ -152,7 +152,7 @@ export function createGitHttpHandler(options: GitHttpOptions): GitHttpHandler {
     try {
       const result = await serviceRpc(gitDir, service, req, held, {
         signal,
-        push: { gate, authorize: gitPushAuthorizer(runtime, grant) },
+        push: { gate, authorize: gitPushAuthorizer(runtime, grant, gitRefusalMessage) },
       });
       await afterReceive(grant, result);
       return result;

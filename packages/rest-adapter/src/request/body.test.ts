@@ -2,6 +2,7 @@ import { createServer, request, type Server } from "node:http";
 import { type AddressInfo, connect } from "node:net";
 import { DomainError } from "@kiln/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { v3Message } from "../wording/index.js";
 import { BodyError, DEFAULT_BODY_LIMIT, readBodyParams } from "./body.js";
 import { PARAM_LIMITS } from "./limits.js";
 
@@ -20,7 +21,8 @@ function outcomeOf(read: Promise<unknown>): Promise<Outcome | { unexpected: stri
   return read.then(
     (params) => ({ params: params as Record<string, unknown> }),
     (error: unknown) => {
-      if (DomainError.is(error)) return { error: { reason: error.kind, message: error.message } };
+      if (DomainError.is(error))
+        return { error: { reason: error.kind, message: v3Message(error.failure) as string } };
       if (error instanceof BodyError) return { error: { reason: error.reason, message: error.message } };
       return { unexpected: String(error) };
     },

@@ -12,6 +12,7 @@ import {
   UpdateLabelInput,
 } from "@kiln/schemas";
 import { describe, expect, it } from "vitest";
+import { v3Message } from "../wording/index.js";
 import { decodeParams } from "./decode.js";
 import { PARAM_LIMITS } from "./limits.js";
 import { formPairs, paramsFromPairs } from "./params.js";
@@ -60,7 +61,7 @@ describe("issue parameters from query strings", () => {
   it("answer a missing title with the standard 400", () => {
     const error = domainError(() => decodeParams(CreateIssueInput, { ...query("description=x"), id: "5" }));
     expect(error.kind).toBe("missing_param");
-    expect(error.message).toBe('400 (Bad request) "title" not given');
+    expect(v3Message(error.failure)).toBe('400 (Bad request) "title" not given');
   });
 
   it("decode a created issue's numbers, flags, labels and dates", () => {
@@ -122,12 +123,16 @@ describe("merge request parameters from query strings", () => {
 
   it("answer missing branches in GitLab's order", () => {
     expect(
-      domainError(() => decodeParams(CreateMergeRequestInput, { ...query("title=Fix"), id: "5" })).message,
+      v3Message(
+        domainError(() => decodeParams(CreateMergeRequestInput, { ...query("title=Fix"), id: "5" })).failure,
+      ),
     ).toBe('400 (Bad request) "source_branch" not given');
     expect(
-      domainError(() =>
-        decodeParams(CreateMergeRequestInput, { ...query("source_branch=fix&title=Fix"), id: "5" }),
-      ).message,
+      v3Message(
+        domainError(() =>
+          decodeParams(CreateMergeRequestInput, { ...query("source_branch=fix&title=Fix"), id: "5" }),
+        ).failure,
+      ),
     ).toBe('400 (Bad request) "target_branch" not given');
   });
 
@@ -204,7 +209,7 @@ describe("array parameters past the length limit", () => {
     );
     for (const schema of [ListProjectIssuesInput, ListMergeRequestsInput, ListMilestonesInput]) {
       const error = domainError(() => decodeParams(schema, { ...list, iid: numbers(arrayLength + 1) }));
-      expect([error.kind, error.message]).toEqual([
+      expect([error.kind, v3Message(error.failure)]).toEqual([
         "bad_request",
         '400 (Bad request) "iid" has too many values',
       ]);
@@ -222,6 +227,6 @@ describe("array parameters past the length limit", () => {
     const error = domainError(() =>
       decodeParams(CreateIssueInput, { ...list, title: "t", labels: labels(arrayLength + 1) }),
     );
-    expect(error.message).toBe('400 (Bad request) "labels" has too many values');
+    expect(v3Message(error.failure)).toBe('400 (Bad request) "labels" has too many values');
   });
 });

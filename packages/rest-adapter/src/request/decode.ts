@@ -1,4 +1,4 @@
-import { DomainError, type FieldErrors, invalid, missingParam } from "@kiln/domain";
+import { type FieldErrors, invalid, missingParam } from "@kiln/domain";
 import type { z } from "zod";
 import { PARAM_LIMITS, tooManyValues } from "./limits.js";
 import type { Params } from "./params.js";
@@ -153,5 +153,5 @@ export function decodeParams<S extends z.ZodObject>(schema: S, params: Params): 
     const missing = coerced[key] === undefined;
     if (missing && result.error.issues.some((issue) => issue.path[0] === key)) throw missingParam(key);
   }
-  throw new DomainError("validation", "400 Bad request", fieldErrors(result.error.issues));
+  throw invalid(fieldErrors(result.error.issues));
 }

@@ -23,12 +23,11 @@ export const PARAM_LIMITS = {
 } as const;
 
 /** `400`: a source carries more than {@link PARAM_LIMITS.values} values. */
-export const tooManyParameters = (): DomainError => badRequest("400 (Bad request) too many parameters");
+export const tooManyParameters = (): DomainError => badRequest({ reason: "too_many_parameters" });
 
 /** `400`: a name or a JSON value nests deeper than {@link PARAM_LIMITS.depth} levels. */
-export const nestedTooDeeply = (): DomainError =>
-  badRequest("400 (Bad request) parameters nested too deeply");
+export const nestedTooDeeply = (): DomainError => badRequest({ reason: "parameters_too_deep" });
 
 /** `400`: an array parameter has more than {@link PARAM_LIMITS.arrayLength} elements. */
 export const tooManyValues = (name: string): DomainError =>
-  badRequest(`400 (Bad request) "${name}" has too many values`);
+  badRequest({ reason: "too_many_values", attribute: name });

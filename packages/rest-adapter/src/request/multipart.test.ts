@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { DomainError } from "@kiln/domain";
 import { UploadedFile } from "@kiln/schemas";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { v3Message } from "../wording/index.js";
 import { BodyError, readBodyParams } from "./body.js";
 import { PARAM_LIMITS } from "./limits.js";
 
@@ -40,9 +41,11 @@ beforeAll(async () => {
       },
       (error: unknown) => ({
         error:
-          error instanceof BodyError || DomainError.is(error)
+          error instanceof BodyError
             ? error.message
-            : `unexpected: ${String(error)}`,
+            : DomainError.is(error)
+              ? (v3Message(error.failure) as string)
+              : `unexpected: ${String(error)}`,
       }),
     );
     onRequest?.(lastOutcome);

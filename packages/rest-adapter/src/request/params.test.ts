@@ -1,5 +1,6 @@
 import { DomainError } from "@kiln/domain";
 import { describe, expect, it } from "vitest";
+import { v3Message } from "../wording/index.js";
 import { PARAM_LIMITS } from "./limits.js";
 import { formPairs, mergeParams, paramsFromPairs } from "./params.js";
 
@@ -58,7 +59,7 @@ function refusal(fn: () => unknown): string {
   try {
     fn();
   } catch (error) {
-    if (DomainError.is(error) && error.kind === "bad_request") return error.message;
+    if (DomainError.is(error) && error.kind === "bad_request") return v3Message(error.failure) as string;
     throw error;
   }
   throw new Error("expected a 400, nothing was thrown");

@@ -84,10 +84,10 @@ forEachDialect((h) => {
       const admin = await h().user("boss", { admin: true });
       const gina = await h().user("gina");
       await expect(h().as(gina).auth.sudo({ target: "boss" })).rejects.toMatchObject({
-        message: "403 Forbidden: Must be admin to use sudo",
+        cause: { failure: { kind: "forbidden", reason: "sudo_requires_admin" } },
       });
       await expect(h().as(admin).auth.sudo({ target: "ghost" })).rejects.toMatchObject({
-        message: "404 Not Found: No user id or username for: ghost",
+        cause: { failure: { kind: "not_found", reason: "sudo_target_unknown", target: "ghost" } },
       });
       await h().system.users.block({ id: gina.id });
       await expect(h().as(admin).auth.sudo({ target: "gina" })).rejects.toMatchObject({ code: "NOT_FOUND" });
@@ -97,7 +97,7 @@ forEachDialect((h) => {
       const admin = await h().user("chief", { admin: true });
       for (const target of ["2147483648", "99999999999999999999999999", "chief\0"]) {
         await expect(h().as(admin).auth.sudo({ target })).rejects.toMatchObject({
-          message: `404 Not Found: No user id or username for: ${target}`,
+          cause: { failure: { kind: "not_found", reason: "sudo_target_unknown", target } },
         });
       }
     });

@@ -47,10 +47,10 @@ async function findByDigest(runtime: ServiceRuntime, digest: string, nowMs: numb
  * (digits) or username, within the scopes of the administrator's credentials.
  */
 export async function applySudo(runtime: ServiceRuntime, actor: Actor, target: string): Promise<Actor> {
-  if (!actor.user.is_admin) throw forbidden("Must be admin to use sudo");
+  if (!actor.user.is_admin) throw forbidden({ reason: "sudo_requires_admin" });
   const user = await sudoTarget(runtime, target);
   if (!user || !isActive(user)) {
-    throw new DomainError("not_found", `404 Not Found: No user id or username for: ${target}`);
+    throw new DomainError({ kind: "not_found", reason: "sudo_target_unknown", target });
   }
   return { user, method: actor.method, sudoBy: actor.user, scopes: actor.scopes };
 }

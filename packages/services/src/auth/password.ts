@@ -1,7 +1,5 @@
-import { DomainError, isActive, type User } from "@kiln/domain";
+import { isActive, type User, unauthenticated } from "@kiln/domain";
 import type { Context } from "../context.js";
-
-const rejected = () => new DomainError("unauthenticated", "401 Unauthorized");
 
 /**
  * The active user whose username or email is `login` and whose password matches. Unknown users
@@ -16,7 +14,7 @@ export async function verifyPassword(ctx: Context, login: string, password: stri
     : ((await stores.users.findByUsername(login)) ?? (await stores.users.findByEmail(login)));
   const hash = user ? await stores.users.passwordHash(user.id) : undefined;
   const matches = await passwords.verify(hash ?? (await dummyHash(ctx)), password);
-  if (!user || !hash || !matches || !isActive(user)) throw rejected();
+  if (!user || !hash || !matches || !isActive(user)) throw unauthenticated();
   return user;
 }
 

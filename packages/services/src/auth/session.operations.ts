@@ -10,7 +10,7 @@ export const session = {
     const login = input.login ?? input.email;
     if (login === undefined) throw missingParam("login");
     const settings = await ctx.runtime.settings();
-    if (!settings.signin_enabled) throw forbidden("Sign-in with a password is disabled");
+    if (!settings.signin_enabled) throw forbidden({ reason: "password_sign_in_disabled" });
     const user = await verifyPassword(ctx, login, input.password);
     await ctx.runtime.stores.users.recordSignIn(user.id);
     ctx.runtime.userChanged(user.id);

@@ -41,10 +41,10 @@ export async function requireGroup(
   ability: GroupAbility = "read_group",
 ): Promise<GroupAccess> {
   const group = await findGroup(ctx.runtime.stores, ref);
-  if (!group) throw notFound("Group");
+  if (!group) throw notFound("group");
   const subject = await groupSubject(ctx, group);
   const allows = (wanted: GroupAbility) => canGroup(subject, group.visibility_level, wanted);
-  if (!allows("read_group")) throw notFound("Group");
+  if (!allows("read_group")) throw notFound("group");
   if (!allows(ability)) throw forbidden();
   return { group, subject, allows };
 }

@@ -10,7 +10,7 @@ import { actorOf } from "../auth/credentials.js";
 import { createCaller } from "../router.js";
 import { ServiceRuntime } from "../runtime.js";
 
-const groupNotFound = { code: "NOT_FOUND", message: "404 Group Not Found" };
+const groupNotFound = { code: "NOT_FOUND", cause: { failure: { kind: "not_found", subject: "group" } } };
 const invalidField = (field: string, message: unknown) => ({
   code: "BAD_REQUEST",
   cause: { kind: "validation", fields: { [field]: [message] } },
@@ -157,7 +157,7 @@ forEachDialect((h) => {
       );
       await expect(admin.groups.transfer({ id: "team", project_id: 999_999 })).rejects.toMatchObject({
         code: "NOT_FOUND",
-        message: "404 Project Not Found",
+        cause: { failure: { kind: "not_found", subject: "project" } },
       });
       await expect(admin.groups.transfer({ id: "team", project_id: project.id })).rejects.toMatchObject({
         code: "CONFLICT",

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { groupTeam, membersOf, projectIn } from "../__tests__/groups.js";
 import { forEachDialect } from "../__tests__/harness.js";
 
-const groupNotFound = { code: "NOT_FOUND", message: "404 Group Not Found" };
+const groupNotFound = { code: "NOT_FOUND", cause: { failure: { kind: "not_found", subject: "group" } } };
 const invalidField = (field: string, message: unknown) => ({
   code: "BAD_REQUEST",
   cause: { kind: "validation", fields: { [field]: [message] } },

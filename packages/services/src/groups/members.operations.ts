@@ -4,7 +4,7 @@ import { type Member, type Stores, UniqueViolation } from "@kiln/storage-kysely"
 import { mutation, query } from "../operation.js";
 import { requireGroup } from "./access.js";
 
-const memberExists = () => conflict("Member already exists");
+const memberExists = () => conflict({ reason: "member_exists" });
 
 /**
  * Loads a member inside a transaction that holds the group's lock, and refuses to take away the
@@ -18,11 +18,11 @@ async function changeableMember(
 ): Promise<Membership> {
   await tx.namespaces.lock(groupId);
   const membership = await tx.groupMembers.find(groupId, userId);
-  if (!membership) throw notFound("Member");
+  if (!membership) throw notFound("member");
   const losesOwnership =
     membership.access_level === AccessLevel.OWNER && (newLevel === null || newLevel < AccessLevel.OWNER);
   if (losesOwnership && (await tx.groupMembers.countAtLevel(groupId, AccessLevel.OWNER)) <= 1) {
-    throw forbidden("A group must keep at least one owner");
+    throw forbidden({ reason: "last_owner" });
   }
   return membership;
 }
@@ -39,7 +39,7 @@ export const groupMembers = {
   get: query("signed_in", GroupMemberRefInput, async (ctx, input) => {
     const { group } = await requireGroup(ctx, input.id, "read_group_member");
     const member = await ctx.runtime.stores.groupMembers.findMember(group.id, input.user_id);
-    if (!member) throw notFound("Member");
+    if (!member) throw notFound("member");
     return member;
   }),
 
@@ -47,7 +47,7 @@ export const groupMembers = {
   add: mutation("signed_in", SetGroupMemberInput, async (ctx, input) => {
     const { group } = await requireGroup(ctx, input.id, "admin_group_member");
     const { stores } = ctx.runtime;
-    if (!(await stores.users.findById(input.user_id))) throw notFound("User");
+    if (!(await stores.users.findById(input.user_id))) throw notFound("user");
     if (await stores.groupMembers.find(group.id, input.user_id)) throw memberExists();
     try {
       await stores.groupMembers.add(group.id, input.user_id, input.access_level as AccessLevel);
@@ -76,7 +76,7 @@ export const groupMembers = {
     const { group } = await requireGroup(ctx, input.id, leaving ? "read_group" : "admin_group_member");
     const { stores } = ctx.runtime;
     const member = await stores.groupMembers.findMember(group.id, input.user_id);
-    if (!member) throw notFound("Member");
+    if (!member) throw notFound("member");
     await stores.transaction(async (tx) => {
       await changeableMember(tx, group.id, input.user_id, null);
       await tx.groupMembers.remove(group.id, input.user_id);

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { groupTeam, membersOf } from "../__tests__/groups.js";
 import { forEachDialect } from "../__tests__/harness.js";
 
-const groupNotFound = { code: "NOT_FOUND", message: "404 Group Not Found" };
-const memberNotFound = { code: "NOT_FOUND", message: "404 Member Not Found" };
-const lastOwner = { code: "FORBIDDEN", message: "403 Forbidden: A group must keep at least one owner" };
+const groupNotFound = { code: "NOT_FOUND", cause: { failure: { kind: "not_found", subject: "group" } } };
+const memberNotFound = { code: "NOT_FOUND", cause: { failure: { kind: "not_found", subject: "member" } } };
+const lastOwner = { code: "FORBIDDEN", cause: { failure: { kind: "forbidden", reason: "last_owner" } } };
 
 forEachDialect((h) => {
   describe("listing group members", () => {
@@ -63,11 +63,11 @@ forEachDialect((h) => {
       await expect(add(team.stranger, team.stranger.id, 10)).rejects.toMatchObject(groupNotFound);
       await expect(add(team.owner, team.guest.id, 30)).rejects.toMatchObject({
         code: "CONFLICT",
-        message: "Member already exists",
+        cause: { failure: { kind: "conflict", reason: "member_exists" } },
       });
       await expect(add(team.owner, 999_999, 30)).rejects.toMatchObject({
         code: "NOT_FOUND",
-        message: "404 User Not Found",
+        cause: { failure: { kind: "not_found", subject: "user" } },
       });
       for (const level of [0, 5, 60]) {
         await expect(add(team.owner, team.stranger.id, level)).rejects.toMatchObject({ code: "BAD_REQUEST" });

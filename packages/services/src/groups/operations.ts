@@ -120,7 +120,7 @@ export const groups = {
         return tx.namespaces.updateGroup(group.id, { ...fields, visibility_level: visibility });
       }),
     );
-    if (!updated) throw notFound("Group");
+    if (!updated) throw notFound("group");
     return groupDetail(ctx, updated);
   }),
 
@@ -134,7 +134,7 @@ export const groups = {
     const { group } = await requireGroup(ctx, input.id, "remove_group");
     const projectIds = await ctx.runtime.stores.transaction(async (tx) => {
       const ids = await tx.projects.idsInNamespace(group.id);
-      if (!(await tx.namespaces.deleteGroup(group.id))) throw notFound("Group");
+      if (!(await tx.namespaces.deleteGroup(group.id))) throw notFound("group");
       return ids;
     });
     for (const projectId of projectIds) await removeProjectFiles(ctx.runtime, projectId);
@@ -149,11 +149,10 @@ export const groups = {
   transfer: mutation("admin", TransferProjectInput, async (ctx, input) => {
     const { stores } = ctx.runtime;
     const group = await findGroup(stores, input.id);
-    if (!group) throw notFound("Group");
+    if (!group) throw notFound("group");
     const project = await findProject(stores, input.project_id);
-    if (!project) throw notFound("Project");
-    if (project.namespace_id === group.id)
-      throw badRequest("400 (Bad request) Project is already in this group");
+    if (!project) throw notFound("project");
+    if (project.namespace_id === group.id) throw badRequest({ reason: "already_in_group" });
     const from = await stores.namespaces.findById(project.namespace_id);
     try {
       const owner = await stores.transaction(async (tx) => {
@@ -168,7 +167,7 @@ export const groups = {
       if (owner !== null) ctx.runtime.userChanged(owner);
     } catch (error) {
       if (error instanceof UniqueViolation) {
-        throw conflict("Project name or path has already been taken in this namespace");
+        throw conflict({ reason: "project_name_or_path_taken" });
       }
       throw error;
     }

@@ -80,11 +80,11 @@ forEachDialect((h) => {
       expect(await me.projectHooks.remove({ id: project.id, hook_id: hook.id })).toBeNull();
       await expect(me.projectHooks.get({ id: project.id, hook_id: hook.id })).rejects.toMatchObject({
         code: "NOT_FOUND",
-        message: "404 Hook Not Found",
+        cause: { failure: { kind: "not_found", subject: "hook" } },
       });
       await expect(
         me.projectHooks.edit({ id: project.id, hook_id: hook.id, url: "https://example.com/" }),
-      ).rejects.toMatchObject({ message: "404 Hook Not Found" });
+      ).rejects.toMatchObject({ cause: { failure: { kind: "not_found", subject: "hook" } } });
     });
 
     it("sets every flag on add, and takes wiki_events as GitLab 8.x's name for wiki_page_events", async () => {
@@ -177,7 +177,7 @@ forEachDialect((h) => {
       const second = (await me.projects.create({ name: "second" })).project;
       const hook = await me.projectHooks.add({ id: first.id, url: "https://example.com/" });
       await expect(me.projectHooks.get({ id: second.id, hook_id: hook.id })).rejects.toMatchObject({
-        message: "404 Hook Not Found",
+        cause: { failure: { kind: "not_found", subject: "hook" } },
       });
       expect(await me.projectHooks.remove({ id: second.id, hook_id: hook.id })).toBeNull();
       expect(await me.projectHooks.get({ id: first.id, hook_id: hook.id })).toEqual(hook);

@@ -55,7 +55,7 @@ export const projectHooks = {
   get: query("signed_in", HookRefInput, async (ctx, input) => {
     const { project } = await requireProject(ctx, input.id, "admin_hooks");
     const hook = await ctx.runtime.stores.hooks.find(project.id, input.hook_id);
-    if (!hook) throw notFound("Hook");
+    if (!hook) throw notFound("hook");
     return hook;
   }),
 
@@ -75,14 +75,14 @@ export const projectHooks = {
   edit: mutation("signed_in", EditHookInput, async (ctx, input) => {
     const { project } = await requireProject(ctx, input.id, "admin_hooks");
     const { hooks } = ctx.runtime.stores;
-    if (!(await hooks.find(project.id, input.hook_id))) throw notFound("Hook");
+    if (!(await hooks.find(project.id, input.hook_id))) throw notFound("hook");
     const url = await checkedUrl(ctx, input.url);
     const updated = await hooks.update(project.id, input.hook_id, {
       ...requestedFlags(input),
       url,
       tokenSealed: sealedToken(ctx, input.token),
     });
-    if (!updated) throw notFound("Hook");
+    if (!updated) throw notFound("hook");
     return updated;
   }),
 

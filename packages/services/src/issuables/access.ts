@@ -79,8 +79,8 @@ export async function requireIssue(
 ): Promise<IssueAccess> {
   const access = await requireProject(ctx, ref);
   const issue = await ctx.runtime.stores.issues.findById(issueId);
-  if (!issue || issue.project_id !== access.project.id) throw notFound("Issue");
-  if (!mayReadIssue(access, issue, ctx.actor?.user ?? null)) throw notFound("Issue");
+  if (!issue || issue.project_id !== access.project.id) throw notFound("issue");
+  if (!mayReadIssue(access, issue, ctx.actor?.user ?? null)) throw notFound("issue");
   if (!access.allows(ability)) throw forbidden();
   return { ...access, issue };
 }
@@ -106,7 +106,7 @@ export async function requireMergeRequest(
 ): Promise<MergeRequestAccess> {
   const access = await findMergeRequest(ctx, ref, mergeRequestId);
   if (!mayReadMergeRequest(access, access.mergeRequest, ctx.actor?.user ?? null)) {
-    throw unreadable === "forbidden" ? forbidden() : notFound("Merge Request");
+    throw unreadable === "forbidden" ? forbidden() : notFound("merge_request");
   }
   if (ability !== undefined && !access.allows(ability)) throw forbidden();
   return access;
@@ -124,6 +124,6 @@ export async function findMergeRequest(
 ): Promise<MergeRequestAccess> {
   const access = await requireProject(ctx, ref);
   const mergeRequest = await ctx.runtime.stores.mergeRequests.findById(mergeRequestId);
-  if (!mergeRequest || mergeRequest.project_id !== access.project.id) throw notFound("Merge Request");
+  if (!mergeRequest || mergeRequest.project_id !== access.project.id) throw notFound("merge_request");
   return { ...access, mergeRequest };
 }

@@ -18,18 +18,12 @@ import { accessTo, findProject, type ProjectAccess } from "../projects/access.js
 import { mentionText } from "./create.js";
 import { qualifyReferences } from "./references.js";
 
-/** GitLab 8.x's messages for a move it refuses (400). */
-export const MoveMessage = {
-  insufficientPermissions: "Cannot move issue due to insufficient permissions!",
-  sameProject: "Cannot move issue to project it originates from!",
-} as const;
-
 /** The target project, if the caller may read it; `404 Project Not Found` otherwise. */
 async function readableTarget(ctx: SignedInContext, projectId: number): Promise<ProjectAccess> {
   const project = await findProject(ctx.runtime.stores, projectId);
-  if (!project) throw notFound("Project");
+  if (!project) throw notFound("project");
   const access = await accessTo(ctx, project);
-  if (!access.allows("read_project")) throw notFound("Project");
+  if (!access.allows("read_project")) throw notFound("project");
   return access;
 }
 
@@ -111,9 +105,9 @@ export async function moveIssue(ctx: SignedInContext, input: MoveIssueInput): Pr
   const target = await readableTarget(ctx, input.to_project_id);
   const { issue } = source;
   if (!source.allows("admin_issue") || !target.allows("admin_issue") || issue.moved_to_id !== null) {
-    throw badRequest(MoveMessage.insufficientPermissions);
+    throw badRequest({ reason: "move_not_permitted" });
   }
-  if (target.project.id === source.project.id) throw badRequest(MoveMessage.sameProject);
+  if (target.project.id === source.project.id) throw badRequest({ reason: "move_to_same_project" });
   const { stores } = ctx.runtime;
   const { user } = ctx.actor;
   const metadata = await targetMetadata(stores, issue, target.project.id);

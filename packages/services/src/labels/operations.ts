@@ -70,7 +70,7 @@ async function labelView(ctx: Context, access: ProjectAccess, label: Label): Pro
 /** A project's label by exact title: `404 Label Not Found` when there is none. */
 async function requireLabelTitled(ctx: Context, projectId: number, title: string): Promise<Label> {
   const label = await ctx.runtime.stores.labels.findByTitle(projectId, title);
-  if (!label) throw notFound("Label");
+  if (!label) throw notFound("label");
   return label;
 }
 
@@ -88,7 +88,7 @@ async function requireLabelRef(ctx: Context, projectId: number, ref: number | st
     if (byId && byId.project_id === projectId) return byId;
   }
   const byTitle = await labels.findByTitle(projectId, String(ref));
-  if (!byTitle) throw notFound("Label");
+  if (!byTitle) throw notFound("label");
   return byTitle;
 }
 
@@ -124,7 +124,7 @@ export const labels = {
   create: mutation("signed_in", CreateLabelInput, async (ctx, input) => {
     const access = await requireProject(ctx, input.id, "admin_label");
     const { labels: store } = ctx.runtime.stores;
-    if (await store.findByTitle(access.project.id, input.name)) throw conflict("Label already exists");
+    if (await store.findByTitle(access.project.id, input.name)) throw conflict({ reason: "label_exists" });
     try {
       const label = await store.create({
         project_id: access.project.id,
@@ -136,7 +136,7 @@ export const labels = {
       return labelView(ctx, access, label);
     } catch (error) {
       // A concurrent create of the same title.
-      if (error instanceof UniqueViolation) throw conflict("Label already exists");
+      if (error instanceof UniqueViolation) throw conflict({ reason: "label_exists" });
       throw error;
     }
   }),
@@ -150,7 +150,7 @@ export const labels = {
     const { labels: store } = ctx.runtime.stores;
     const label = await store.findByTitle(access.project.id, input.name);
     // GitLab 8.x passes "Label not found" to not_found!, which appends " Not Found".
-    if (!label) throw new DomainError("not_found", "404 Label not found Not Found");
+    if (!label) throw new DomainError({ kind: "not_found", reason: "label_to_update_missing" });
     const taken = () => invalid({ title: ["has already been taken"] });
     if (input.new_name !== undefined && input.new_name !== label.title) {
       if (await store.findByTitle(access.project.id, input.new_name)) throw taken();
@@ -162,7 +162,7 @@ export const labels = {
         description: input.description,
         priority: input.priority,
       });
-      if (!updated) throw new DomainError("not_found", "404 Label not found Not Found");
+      if (!updated) throw new DomainError({ kind: "not_found", reason: "label_to_update_missing" });
       return labelView(ctx, access, updated);
     } catch (error) {
       if (error instanceof UniqueViolation) throw taken();
@@ -175,7 +175,7 @@ export const labels = {
     const access = await requireProject(ctx, input.id, "admin_label");
     const label = await requireLabelTitled(ctx, access.project.id, input.name);
     const view = await labelView(ctx, access, label);
-    if (!(await ctx.runtime.stores.labels.delete(label.id))) throw notFound("Label");
+    if (!(await ctx.runtime.stores.labels.delete(label.id))) throw notFound("label");
     return view;
   }),
 

@@ -20,18 +20,10 @@ import { landMergeIntent, type MergeEnd, settleIntents } from "./finish.js";
 import { alreadyMerged, type MergeSides, mergeSides, testMerge } from "./git.js";
 import { serialized, targetQueue } from "./serial.js";
 
-/** The messages of accept and cancel, as the spec gives them. */
-export const AcceptMessage = {
-  CANNOT_MERGE: "Branch cannot be merged",
-  NOT_ALLOWED: "Method Not Allowed",
-  SHA_MISMATCH: "SHA does not match HEAD of source branch",
-  NOT_SET: "Merge request is not set to be merged when the build succeeds",
-} as const;
-
 /** 405 `Branch cannot be merged`: conflicts, a work in progress, a branch gone. */
-const cannotMerge = () => new DomainError("not_allowed", AcceptMessage.CANNOT_MERGE);
+const cannotMerge = () => new DomainError({ kind: "not_allowed", reason: "mr_cannot_merge" });
 /** 406 `Method Not Allowed`: merged or closed already (or nothing left to merge). */
-const notOpen = () => new DomainError("not_acceptable", AcceptMessage.NOT_ALLOWED);
+const notOpen = () => new DomainError({ kind: "not_acceptable", reason: "mr_not_open" });
 
 /**
  * True when the caller may merge into the target branch (GitLab's `can_be_merged_by?`): masters
@@ -104,7 +96,7 @@ async function checkMergeable(
   if (status !== "can_be_merged" || sides.source === null) throw cannotMerge();
   // The target holds the source already: another merge of it won (perhaps in another process).
   if (await alreadyMerged(sides)) throw notOpen();
-  if (sha !== undefined && sha !== sides.source) throw conflict(AcceptMessage.SHA_MISMATCH);
+  if (sha !== undefined && sha !== sides.source) throw conflict({ reason: "mr_sha_mismatch" });
   return sides;
 }
 
@@ -235,8 +227,9 @@ export async function cancelMergeWhenBuildSucceeds(
   const access = await findMergeRequest(ctx, input.id, input.merge_request_id);
   const mr = access.mergeRequest;
   if (mr.author_id !== ctx.actor.user.id && !(await mayMerge(ctx, access))) throw unauthenticated();
-  if (!isOpenState(mr.state)) throw new DomainError("not_allowed", AcceptMessage.NOT_ALLOWED);
-  if (!mr.merge_when_build_succeeds) throw new DomainError("not_acceptable", AcceptMessage.NOT_SET);
+  if (!isOpenState(mr.state)) throw new DomainError({ kind: "not_allowed", reason: "mr_not_open" });
+  if (!mr.merge_when_build_succeeds)
+    throw new DomainError({ kind: "not_acceptable", reason: "mr_merge_when_build_succeeds_unset" });
   const updated = await ctx.runtime.stores.mergeRequests.update(mr.id, {
     merge_when_build_succeeds: false,
     merge_user_id: null,

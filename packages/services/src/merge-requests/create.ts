@@ -10,17 +10,6 @@ import { repositoryOf } from "../repositories/access.js";
 import { headOfBranch } from "./git.js";
 import { checkMergeStatus } from "./refresh.js";
 
-/** GitLab 8.x's messages for a merge request that cannot be created, which clients match on. */
-export const CreateMessage = {
-  NOT_FORK_SOURCE:
-    "(Bad Request) Specified target project that is not the source project, or the source fork of the project.",
-  SAME_BRANCH: "You can not use same project/branch for source and target",
-  sourceMissing: (branch: string) => `Source branch "${branch}" does not exist`,
-  targetMissing: (branch: string) => `Target branch "${branch}" does not exist`,
-  exists: (titles: readonly string[]) =>
-    `Cannot Create: This merge request already exists: ${JSON.stringify(titles)}`,
-} as const;
-
 /**
  * The project a new merge request targets: the source project itself, or, with
  * `target_project_id`, the project the source was forked from (400 for any other; 404 when the
@@ -29,7 +18,7 @@ export const CreateMessage = {
 async function targetOf(ctx: SignedInContext, source: ProjectAccess, targetId: number | undefined) {
   if (targetId === undefined || targetId === source.project.id) return source;
   const upstream = (await ctx.runtime.stores.forks.sourcesOf([source.project.id])).get(source.project.id);
-  if (upstream !== targetId) throw badRequest(CreateMessage.NOT_FORK_SOURCE);
+  if (upstream !== targetId) throw badRequest({ reason: "mr_target_not_fork_source" });
   return requireProject(ctx, targetId);
 }
 
@@ -44,8 +33,10 @@ async function checkBranches(
     repositoryOf(ctx.runtime, source.project).then((dir) => headOfBranch(dir, input.source_branch)),
     repositoryOf(ctx.runtime, target.project).then((dir) => headOfBranch(dir, input.target_branch)),
   ]);
-  if (sourceHead === null) throw badRequest(CreateMessage.sourceMissing(input.source_branch));
-  if (targetHead === null) throw badRequest(CreateMessage.targetMissing(input.target_branch));
+  if (sourceHead === null)
+    throw badRequest({ reason: "mr_source_branch_missing", branch: input.source_branch });
+  if (targetHead === null)
+    throw badRequest({ reason: "mr_target_branch_missing", branch: input.target_branch });
   return sourceHead;
 }
 
@@ -65,9 +56,9 @@ export async function createMergeRequest(
   const user = ctx.actor.user;
   const source = await requireProject(ctx, input.id, "create_merge_request");
   const target = await targetOf(ctx, source, input.target_project_id);
-  if (!target.allows("read_merge_request")) throw notFound("Project");
+  if (!target.allows("read_merge_request")) throw notFound("project");
   if (target === source && input.source_branch === input.target_branch) {
-    throw new DomainError("unprocessable", CreateMessage.SAME_BRANCH);
+    throw new DomainError({ kind: "unprocessable", reason: "mr_same_branch" });
   }
   const head = await checkBranches(ctx, input, source, target);
   const mayAdminister = target.allows("update_merge_request");
@@ -107,7 +98,7 @@ export async function createMergeRequest(
         target.project.id,
         input.target_branch,
       );
-      throw conflict(CreateMessage.exists(existing ? [existing.title] : []));
+      throw conflict({ reason: "mr_exists", titles: existing ? [existing.title] : [] });
     });
   ctx.runtime.events.emit(event);
   return (await checkMergeStatus(ctx.runtime, mergeRequest.id)) ?? mergeRequest;

@@ -17,7 +17,6 @@ import { ensureLabels, resolveAssignee, resolveMilestone } from "../issuables/fi
 import { assignedTodo, finishTodos, mentionTodos } from "../issuables/todos.js";
 import type { SignedInContext } from "../operation.js";
 import { repositoryOf } from "../repositories/access.js";
-import { CreateMessage } from "./create.js";
 import { settleMergeRequest } from "./finish.js";
 import { headOfBranch } from "./git.js";
 import { checkMergeStatus } from "./refresh.js";
@@ -60,11 +59,11 @@ async function columnPatch(
   if (input.target_branch !== undefined && input.target_branch !== mr.target_branch) {
     const sameProject = (mr.source_project_id ?? mr.project_id) === mr.project_id;
     if (sameProject && input.target_branch === mr.source_branch) {
-      throw new DomainError("unprocessable", CreateMessage.SAME_BRANCH);
+      throw new DomainError({ kind: "unprocessable", reason: "mr_same_branch" });
     }
     const gitDir = await repositoryOf(ctx.runtime, access.project);
     if ((await headOfBranch(gitDir, input.target_branch)) === null) {
-      throw badRequest(CreateMessage.targetMissing(input.target_branch));
+      throw badRequest({ reason: "mr_target_branch_missing", branch: input.target_branch });
     }
     patch.target_branch = input.target_branch;
     patch.merge_status = "unchecked";
@@ -146,7 +145,7 @@ export async function updateMergeRequest(
       return { mergeRequest: current, events };
     })
     .catch((error: unknown) => {
-      if (error instanceof UniqueViolation) throw conflict(CreateMessage.exists([before.title]));
+      if (error instanceof UniqueViolation) throw conflict({ reason: "mr_exists", titles: [before.title] });
       throw error;
     });
   emitAll(ctx.runtime, events);

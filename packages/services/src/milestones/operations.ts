@@ -47,20 +47,14 @@ async function requireMilestone(
   const access = await requireProject(ctx, ref, ability);
   const milestone = await ctx.runtime.stores.milestones.findById(milestoneId);
   if (!milestone || milestone.project_id !== access.project.id) {
-    throw new DomainError("not_found", "404 Not found");
+    throw new DomainError({ kind: "not_found", reason: "milestone_not_found" });
   }
   return { ...access, milestone };
 }
 
-/**
- * GitLab 8.x's failure message for a milestone that does not save: the action and the model's
- * errors as Ruby prints a hash, e.g. `Failed to create milestone {:title=>["has already been taken"]}`.
- */
+/** A milestone that does not save: the action and the model's errors (a 400, not a validation map). */
 function failedTo(action: "create" | "update", fields: FieldErrors) {
-  const errors = Object.entries(fields)
-    .map(([field, messages]) => `:${field}=>[${messages.map((m) => JSON.stringify(m)).join(", ")}]`)
-    .join(", ");
-  return badRequest(`Failed to ${action} milestone {${errors}}`);
+  return badRequest({ reason: "milestone_not_saved", action, fields });
 }
 
 /** Throws the create or update failure when the start date falls after the due date. */
@@ -185,7 +179,7 @@ export const milestones = {
         const changes = Object.values(patch).some((value) => value !== undefined);
         if (!changes) return moved;
         const updated = await tx.milestones.update(milestone.id, patch);
-        if (!updated) throw new DomainError("not_found", "404 Not found");
+        if (!updated) throw new DomainError({ kind: "not_found", reason: "milestone_not_found" });
         return updated;
       }),
     );

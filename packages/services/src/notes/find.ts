@@ -6,7 +6,7 @@ import type { Noteable } from "./noteables.js";
 export async function requireNoteOf(ctx: Context, noteable: Noteable, noteId: number): Promise<Note> {
   const note = await ctx.runtime.stores.notes.findById(noteId);
   if (!note || note.noteable_type !== noteable.type || note.noteable_id !== noteable.target.id) {
-    throw notFound("Note");
+    throw notFound("note");
   }
   return note;
 }

@@ -139,7 +139,7 @@ export async function accessTo(
   namespace?: Namespace,
 ): Promise<ProjectAccess> {
   const owner = namespace ?? (await ctx.runtime.stores.namespaces.findById(project.namespace_id));
-  if (!owner) throw notFound("Project");
+  if (!owner) throw notFound("project");
   return accessWith(project, owner, await subjectFor(ctx, project, owner));
 }
 
@@ -154,9 +154,9 @@ export async function requireProject(
   ability: ProjectAbility = "read_project",
 ): Promise<ProjectAccess> {
   const project = await findProject(ctx.runtime.stores, ref);
-  if (!project) throw notFound("Project");
+  if (!project) throw notFound("project");
   const access = await accessTo(ctx, project);
-  if (!access.allows("read_project")) throw notFound("Project");
+  if (!access.allows("read_project")) throw notFound("project");
   if (!access.allows(ability)) throw forbidden();
   return access;
 }

@@ -110,8 +110,8 @@ export async function checkProjectsLimit(stores: Stores, owner: User, namespace:
   if (canCreateProject({ projects_limit: owner.projects_limit, personal_projects_count: owned })) return;
   throw forbidden(
     owner.projects_limit === 0
-      ? "Personal project creation is not allowed. Please contact your administrator with questions"
-      : `Your project limit is ${owner.projects_limit} projects! Please contact your administrator to increase it`,
+      ? { reason: "personal_projects_disabled" }
+      : { reason: "projects_limit_reached", limit: owner.projects_limit },
   );
 }
 
@@ -124,10 +124,10 @@ export async function checkNameAndPathFree(
   exceptId?: number,
 ): Promise<void> {
   if (name !== undefined && (await stores.projects.taken(namespaceId, "name", name, exceptId))) {
-    throw conflict("Project name has already been taken in this namespace");
+    throw conflict({ reason: "project_name_taken" });
   }
   if (path !== undefined && (await stores.projects.taken(namespaceId, "path", path, exceptId))) {
-    throw conflict("Project path has already been taken in this namespace");
+    throw conflict({ reason: "project_path_taken" });
   }
 }
 
@@ -203,8 +203,7 @@ export async function insertProject(ctx: Context, plan: NewProjectPlan): Promise
     await createRepository(runtime, created, plan);
     return created;
   } catch (error) {
-    if (error instanceof UniqueViolation)
-      throw conflict("Project name or path has already been taken in this namespace");
+    if (error instanceof UniqueViolation) throw conflict({ reason: "project_name_or_path_taken" });
     if (error instanceof ForeignKeyViolation) throw await deletedReference(runtime.stores, plan);
     throw error;
   }
@@ -216,6 +215,6 @@ export async function insertProject(ctx: Context, plan: NewProjectPlan): Promise
  * else its namespace (a group, or the account of the user it was for).
  */
 async function deletedReference(stores: Stores, plan: NewProjectPlan): Promise<Error> {
-  if (plan.forkOf && !(await stores.projects.findById(plan.forkOf.id))) return notFound("Project");
-  return plan.forkOf ? notFound("Target Namespace") : invalid({ namespace: ["is not valid"] });
+  if (plan.forkOf && !(await stores.projects.findById(plan.forkOf.id))) return notFound("project");
+  return plan.forkOf ? notFound("target_namespace") : invalid({ namespace: ["is not valid"] });
 }

@@ -50,7 +50,7 @@ forEachDialect((h) => {
       // Its repository was asked for after the project was read and before it was deleted.
       await expect(repositoryOf(disk.runtime, project)).rejects.toMatchObject({
         kind: "not_found",
-        message: "404 Project Not Found",
+        failure: { kind: "not_found", subject: "project" },
       });
       expect(repositories().filter((name) => !name.startsWith(".kiln-"))).toEqual([]);
     });
@@ -60,7 +60,7 @@ forEachDialect((h) => {
       await disk.as(alice).projects.remove({ id: project.id });
       await expect(projectView(ctx, project)).rejects.toMatchObject({
         kind: "not_found",
-        message: "404 Project Not Found",
+        failure: { kind: "not_found", subject: "project" },
       });
     });
 
@@ -79,7 +79,7 @@ forEachDialect((h) => {
       await disk.as(alice).projects.remove({ id: project.id });
       await expect(insertProject(ctx, plan({ forkOf: project }))).rejects.toMatchObject({
         kind: "not_found",
-        message: "404 Project Not Found",
+        failure: { kind: "not_found", subject: "project" },
       });
       expect(repositories().filter((name) => !name.startsWith(".kiln-"))).toEqual([]);
       expect(existsSync(join(dataDir(), "repositories", `${project.id}.git`))).toBe(false);

@@ -36,11 +36,11 @@ async function forkTarget(ctx: Context, creator: User, ref: number | string | un
   const { namespaces } = ctx.runtime.stores;
   const namespace =
     typeof ref === "number" ? await namespaces.findById(ref) : await namespaces.findByPath(ref);
-  if (!namespace) throw notFound("Target Namespace");
+  if (!namespace) throw notFound("target_namespace");
   try {
     return await targetNamespace(ctx, creator, namespace.id);
   } catch (error) {
-    if (DomainError.is(error) && error.kind === "validation") throw notFound("Target Namespace");
+    if (DomainError.is(error) && error.kind === "validation") throw notFound("target_namespace");
     throw error;
   }
 }
@@ -83,13 +83,13 @@ export const projectLinks = {
   linkFork: mutation("admin", ForkRelationInput, async (ctx, input) => {
     const { project: fork } = await requireProject(ctx, input.id);
     const source = await findProject(ctx.runtime.stores, input.forked_from_id);
-    if (!source) throw notFound("Project");
-    if (source.id === fork.id) throw badRequest("400 (Bad request) a project cannot be a fork of itself");
+    if (!source) throw notFound("project");
+    if (source.id === fork.id) throw badRequest({ reason: "fork_of_itself" });
     try {
       await ctx.runtime.stores.forks.link(fork.id, source.id);
     } catch (error) {
-      if (error instanceof UniqueViolation) throw conflict("Project already forked");
-      if (error instanceof ForeignKeyViolation) throw notFound("Project");
+      if (error instanceof UniqueViolation) throw conflict({ reason: "already_forked" });
+      if (error instanceof ForeignKeyViolation) throw notFound("project");
       throw error;
     }
     return projectView(ctx, fork);
@@ -113,14 +113,13 @@ export const projectLinks = {
       throw invalid({ group_access: ["does not have a valid value"] });
     }
     const group = await ctx.runtime.stores.namespaces.findById(input.group_id);
-    if (group?.kind !== "group" || !(await groupVisibleTo(ctx, group))) throw notFound("Group");
-    if (namespace.share_with_group_lock) throw forbidden("The project sharing with group is disabled");
-    if (group.id === namespace.id)
-      throw badRequest("400 (Bad request) a project cannot be shared with its own group");
+    if (group?.kind !== "group" || !(await groupVisibleTo(ctx, group))) throw notFound("group");
+    if (namespace.share_with_group_lock) throw forbidden({ reason: "group_sharing_disabled" });
+    if (group.id === namespace.id) throw badRequest({ reason: "shared_with_own_group" });
     try {
       return await ctx.runtime.stores.shares.add(project.id, group.id, input.group_access as AccessLevel);
     } catch (error) {
-      if (error instanceof UniqueViolation) throw conflict("Project is already shared with this group");
+      if (error instanceof UniqueViolation) throw conflict({ reason: "already_shared" });
       throw error;
     }
   }),
@@ -128,7 +127,7 @@ export const projectLinks = {
   /** Stops sharing a project with a group. */
   unshare: mutation("signed_in", UnshareProjectInput, async (ctx, input) => {
     const { project } = await requireProject(ctx, input.id, "admin_project");
-    if (!(await ctx.runtime.stores.shares.remove(project.id, input.group_id))) throw notFound("Group Link");
+    if (!(await ctx.runtime.stores.shares.remove(project.id, input.group_id))) throw notFound("group_link");
     return null;
   }),
 };

@@ -31,7 +31,7 @@ export const projectMembers = {
     const { project } = await requireProject(ctx, input.id, "admin_project_member");
     checkProjectLevel(input.access_level as AccessLevel);
     const { stores } = ctx.runtime;
-    if (!(await stores.users.findById(input.user_id))) throw notFound("User");
+    if (!(await stores.users.findById(input.user_id))) throw notFound("user");
     const existing = await stores.projectMembers.findMember(project.id, input.user_id);
     if (existing) return existing;
     try {

@@ -26,7 +26,7 @@ async function forkRepository(
   }
   // A deletion removes the row before the files: a project still there whose repository is
   // missing never had one.
-  if (!(await runtime.stores.projects.findById(source))) throw notFound("Project");
+  if (!(await runtime.stores.projects.findById(source))) throw notFound("project");
   await store.create(fork);
 }
 

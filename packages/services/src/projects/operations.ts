@@ -102,7 +102,7 @@ export const projects = {
   createForUser: mutation("admin", CreateProjectForUserInput, async (ctx, input) => {
     const { user_id, ...rest } = input;
     const owner = await ctx.runtime.stores.users.findById(user_id);
-    if (!owner) throw notFound("User");
+    if (!owner) throw notFound("user");
     return createFor(ctx, owner, rest);
   }),
 
@@ -116,14 +116,13 @@ export const projects = {
     const { project, namespace } = access;
     const renames =
       (name !== undefined && name !== project.name) || (path !== undefined && path !== project.path);
-    if (renames && !access.allows("rename_project")) throw forbidden("Only the owner may rename a project");
+    if (renames && !access.allows("rename_project")) throw forbidden({ reason: "rename_requires_owner" });
     const visibility =
       settings.visibility_level !== undefined || settings.public !== undefined
         ? requestedVisibility(settings, project.visibility_level)
         : undefined;
     if (visibility !== undefined && visibility !== project.visibility_level) {
-      if (!access.allows("change_visibility_level"))
-        throw forbidden("Only the owner may change the visibility of a project");
+      if (!access.allows("change_visibility_level")) throw forbidden({ reason: "visibility_requires_owner" });
       const appSettings = await ctx.runtime.settings();
       checkVisibilityAllowed(ctx, appSettings, visibility);
       checkVisibilityWithinNamespace(namespace, visibility);
@@ -138,7 +137,7 @@ export const projects = {
       visibility_level: visibility,
       ...featureFlags(settings),
     });
-    if (!updated) throw notFound("Project");
+    if (!updated) throw notFound("project");
     if (defaultBranch !== undefined) await moveHead(ctx.runtime, updated, defaultBranch);
     return projectView(ctx, updated);
   }),
@@ -151,7 +150,7 @@ export const projects = {
   remove: mutation("signed_in", ProjectRefInput, async (ctx, input) => {
     const { project, namespace } = await requireProject(ctx, input.id, "remove_project");
     const owner = await ctx.runtime.stores.transaction(async (tx) => {
-      if (!(await tx.projects.delete(project.id))) throw notFound("Project");
+      if (!(await tx.projects.delete(project.id))) throw notFound("project");
       return countPersonalProject(tx, namespace, -1);
     });
     if (owner !== null) ctx.runtime.userChanged(owner);
@@ -202,6 +201,6 @@ async function setArchived(ctx: Context, ref: number | string, archived: boolean
     project.archived === archived
       ? project
       : await ctx.runtime.stores.projects.update(project.id, { archived });
-  if (!updated) throw notFound("Project");
+  if (!updated) throw notFound("project");
   return projectView(ctx, updated);
 }

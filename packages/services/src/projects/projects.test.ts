@@ -64,8 +64,7 @@ forEachDialect((h) => {
       await createAs(erin, "one");
       await expect(createAs(erin, "two")).rejects.toMatchObject({
         code: "FORBIDDEN",
-        message:
-          "403 Forbidden: Your project limit is 1 projects! Please contact your administrator to increase it",
+        cause: { failure: { kind: "forbidden", reason: "projects_limit_reached", limit: 1 } },
       });
     });
 
@@ -98,7 +97,7 @@ forEachDialect((h) => {
       const { project } = await createAs(owner, "secret");
       await expect(h().as(stranger).projects.get({ id: project.id })).rejects.toMatchObject({
         code: "NOT_FOUND",
-        message: "404 Project Not Found",
+        cause: { failure: { kind: "not_found", subject: "project" } },
       });
       await expect(h().as(stranger).projects.get({ id: "owner/secret" })).rejects.toMatchObject({
         code: "NOT_FOUND",

@@ -97,6 +97,6 @@ export async function projectViews(ctx: Context, projects: readonly Project[]): 
  */
 export async function projectView(ctx: Context, project: Project): Promise<ProjectView> {
   const [view] = await projectViews(ctx, [project]);
-  if (!view) throw notFound("Project");
+  if (!view) throw notFound("project");
   return view;
 }

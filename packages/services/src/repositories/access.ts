@@ -43,7 +43,7 @@ export async function repositoryOf(runtime: ServiceRuntime, project: Pick<Projec
   } catch (error) {
     if (!GitError.is(error, "exists")) throw error;
   }
-  if (!(await keptForProject(runtime, store, project.id))) throw notFound("Project");
+  if (!(await keptForProject(runtime, store, project.id))) throw notFound("project");
   return store.path(project.id);
 }
 

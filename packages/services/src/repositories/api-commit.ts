@@ -5,13 +5,6 @@ import type { RepositoryAccess } from "./access.js";
 import { afterPush } from "./after-push.js";
 import { refusedChanges } from "./push-rules.js";
 
-/** GitLab 8.x's answers to a commit the API refuses. */
-export const CommitRefusal = {
-  PUSH: "You are not allowed to push into this branch",
-  NOT_A_BRANCH: "You can only create or edit files when you are on a branch",
-  MOVED: "Commit was rejected because branch received new push",
-} as const;
-
 /** A commit made through the API (the files API, later the commits API) rather than a push. */
 export interface ApiCommit {
   branch: string;
@@ -57,7 +50,7 @@ export async function commitThroughApi(
   const ref = `refs/heads/${commit.branch}`;
   const change = { ref, kind: head === null ? "create" : "update", forced: false } as const;
   if ((await refusedChanges(ctx.runtime.stores, access, [change])).length > 0) {
-    throw badRequest(CommitRefusal.PUSH);
+    throw badRequest({ reason: "commit_push_refused" });
   }
   let result: CommitFilesResult;
   try {
@@ -71,9 +64,9 @@ export async function commitThroughApi(
     });
   } catch (error) {
     if (!GitError.is(error) || error.subject === "path") throw error;
-    if (error.kind === "ref_moved") throw conflict(CommitRefusal.MOVED);
+    if (error.kind === "ref_moved") throw conflict({ reason: "commit_branch_moved" });
     if (error.kind === "not_found" && error.subject === "branch")
-      throw badRequest(CommitRefusal.NOT_A_BRANCH);
+      throw badRequest({ reason: "commit_not_on_branch" });
     if (error.kind === "invalid" && error.subject === "identity") throw identityProblem(commit) ?? error;
     if (error.kind === "invalid" && error.subject === undefined)
       throw invalid({ commit_message: ["is invalid"] });

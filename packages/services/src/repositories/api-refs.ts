@@ -4,7 +4,7 @@ import type { RepositoryAccess } from "./access.js";
 import { refusedChanges } from "./push-rules.js";
 
 /**
- * Refuses (400, with the message a `git push` would print) a branch or tag the caller creates or
+ * Refuses (400, for the reason a `git push` would be refused) a branch or tag the caller creates or
  * removes through the API when the push rules would refuse the same change pushed: the API is
  * no way around protected branches or existing tags.
  */
@@ -15,7 +15,7 @@ export async function checkPushRules(
   kind: "create" | "delete",
 ): Promise<void> {
   const [refusal] = await refusedChanges(stores, access, [{ ref, kind, forced: false }]);
-  if (refusal) throw badRequest(refusal.message);
+  if (refusal) throw badRequest({ reason: "push_refused", refusal: refusal.reason });
 }
 
 /**

@@ -24,17 +24,6 @@ export interface BranchView {
   protection: ProtectedBranch | null;
 }
 
-/** GitLab 8.x's messages (`CreateBranchService`, `DeleteBranchService`), which clients match on. */
-export const BranchMessage = {
-  INVALID_NAME: "Branch name is invalid",
-  EXISTS: "Branch already exists",
-  INVALID_REF: "Invalid reference name",
-  NO_SUCH_BRANCH: "No such branch",
-  HEAD: "Cannot remove HEAD branch",
-  PROTECTED: "Protected branch cant be removed",
-  MOVED: "Branch was changed while it was being removed",
-} as const;
-
 const view = (branch: RepoBranch, protection: ProtectedBranch | undefined): BranchView => ({
   name: branch.name,
   commit: branch.commit,
@@ -49,17 +38,18 @@ async function branchNamed(gitDir: string, name: string): Promise<RepoBranch | n
 /** The branch with its protection, or `404 Branch Not Found`. */
 async function existingBranch(access: RepositoryAccess, name: string): Promise<RepoBranch> {
   const branch = await branchNamed(access.gitDir, name);
-  if (!branch) throw notFound("Branch");
+  if (!branch) throw notFound("branch");
   return branch;
 }
 
 /** The 400 GitLab answers for each way `createBranch` fails; anything else is a bug and rethrown. */
 function createFailure(error: unknown): unknown {
   if (!(error instanceof GitError)) return error;
-  if (error.kind === "invalid" && error.subject === "branch") return badRequest(BranchMessage.INVALID_NAME);
-  if (error.kind === "exists") return badRequest(BranchMessage.EXISTS);
+  if (error.kind === "invalid" && error.subject === "branch")
+    return badRequest({ reason: "branch_name_invalid" });
+  if (error.kind === "exists") return badRequest({ reason: "branch_exists" });
   if (error.subject === "revision" && (error.kind === "invalid" || error.kind === "not_found"))
-    return badRequest(BranchMessage.INVALID_REF);
+    return badRequest({ reason: "branch_ref_invalid" });
   return error;
 }
 
@@ -94,8 +84,9 @@ export const repositoryBranches = {
   create: mutation("signed_in", CreateBranchInput, async (ctx, input): Promise<BranchView> => {
     const access = await requireRepository(ctx, input.id, "push_code");
     const name = input.branch_name;
-    if (!isValidBranchName(name) || !isUnambiguousRefName(name)) throw badRequest(BranchMessage.INVALID_NAME);
-    if (await branchHead(access.gitDir, name)) throw badRequest(BranchMessage.EXISTS);
+    if (!isValidBranchName(name) || !isUnambiguousRefName(name))
+      throw badRequest({ reason: "branch_name_invalid" });
+    if (await branchHead(access.gitDir, name)) throw badRequest({ reason: "branch_exists" });
     const ref = `refs/heads/${name}`;
     await checkPushRules(ctx.runtime.stores, access, ref, "create");
     const branch = await createBranch(access.gitDir, name, input.ref).catch((error: unknown) => {
@@ -115,18 +106,19 @@ export const repositoryBranches = {
   remove: mutation("signed_in", BranchRefInput, async (ctx, input) => {
     const access = await requireRepository(ctx, input.id, "push_code");
     const branch = await branchNamed(access.gitDir, input.branch);
-    if (!branch) throw new DomainError("not_found", BranchMessage.NO_SUCH_BRANCH);
-    if (branch.name === access.project.default_branch) throw badRequest(BranchMessage.HEAD);
+    if (!branch) throw new DomainError({ kind: "not_found", reason: "branch_not_found" });
+    if (branch.name === access.project.default_branch) throw badRequest({ reason: "branch_is_default" });
     if (await ctx.runtime.stores.protectedBranches.find(access.project.id, branch.name))
-      throw badRequest(BranchMessage.PROTECTED);
+      throw badRequest({ reason: "branch_protected" });
     const ref = `refs/heads/${branch.name}`;
     await checkPushRules(ctx.runtime.stores, access, ref, "delete");
     try {
       // Only the commit we looked at: a branch pushed to meanwhile is not silently lost.
       await deleteBranch(access.gitDir, branch.name, branch.commit.id);
     } catch (error) {
-      if (GitError.is(error, "not_found")) throw new DomainError("not_found", BranchMessage.NO_SUCH_BRANCH);
-      if (GitError.is(error, "ref_moved")) throw badRequest(BranchMessage.MOVED);
+      if (GitError.is(error, "not_found"))
+        throw new DomainError({ kind: "not_found", reason: "branch_not_found" });
+      if (GitError.is(error, "ref_moved")) throw badRequest({ reason: "branch_moved" });
       throw error;
     }
     await afterPush(ctx.runtime, access, ctx.actor.user, [

@@ -57,7 +57,7 @@ export const repositoryCommits = {
   /** One commit (by sha, or the branch or tag name) with its stats; `404 Commit Not Found` else. */
   get: query("signed_in", CommitRefInput, async (ctx, input): Promise<CommitDetail> => {
     const { gitDir } = await requireRepository(ctx, input.id);
-    return readOr404(() => getCommit(gitDir, input.sha), { revision: "Commit" });
+    return readOr404(() => getCommit(gitDir, input.sha), { revision: "commit" });
   }),
 
   /**
@@ -67,7 +67,7 @@ export const repositoryCommits = {
    */
   diff: query("signed_in", CommitRefInput, async (ctx, input): Promise<RepoDiff[]> => {
     const { gitDir } = await requireRepository(ctx, input.id);
-    const { diffs } = await readOr404(() => commitDiff(gitDir, input.sha), { revision: "Commit" });
+    const { diffs } = await readOr404(() => commitDiff(gitDir, input.sha), { revision: "commit" });
     return diffs;
   }),
 };

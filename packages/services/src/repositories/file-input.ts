@@ -1,9 +1,6 @@
 import { badRequest, invalid } from "@kiln/domain";
 import { assertFilePath, GitError } from "@kiln/git";
 
-/** GitLab 8.x's prefix of every refusal of a written file's path. */
-const REFUSED = "Your changes could not be committed, because the file name";
-
 /** GitLab 8.x's `file_path_regex`: letters (any script), digits, `_ - . / @`. */
 const ALLOWED_PATH = /^[\p{L}\p{M}\p{N}_\-./@]*$/u;
 
@@ -20,16 +17,14 @@ export function relativePath(path: string): string {
 export function writablePath(path: string, creating: boolean): string {
   const relative = relativePath(path);
   if (relative === "") throw invalid({ file_path: ["can't be blank"] });
-  if (relative.includes("..")) throw badRequest(`${REFUSED} cannot include directory traversal.`);
+  if (relative.includes("..")) throw badRequest({ reason: "file_path_traversal" });
   if (creating && !ALLOWED_PATH.test(relative)) {
-    throw badRequest(
-      `${REFUSED} can contain only letters, digits, '_', '-', '@' and '.'. Separate directories with a '/'.`,
-    );
+    throw badRequest({ reason: "file_path_characters" });
   }
   try {
     return assertFilePath(relative);
   } catch (error) {
-    if (GitError.is(error, "invalid")) throw badRequest(`${REFUSED} is not a valid path.`);
+    if (GitError.is(error, "invalid")) throw badRequest({ reason: "file_path_invalid" });
     throw error;
   }
 }

@@ -20,21 +20,22 @@ export interface FileCommit {
   commit_id: string;
 }
 
-/** GitLab's words for git's refusals of a file, by what the write meant to do. */
+/** The failure of a refused file write, by what git refused and what the write meant to do. */
 function fileRefusal(error: unknown, action: FileAction): unknown {
   if (!GitError.is(error) || error.subject !== "path") return error;
   const path = action.path;
   if (error.kind === "exists") {
-    return badRequest("Your changes could not be committed because a file with the same name already exists");
+    return badRequest({ reason: "file_exists" });
   }
   if (error.kind === "not_found") {
-    const verb = action.action === "delete" ? "deleted" : "updated";
-    return badRequest(`File to be ${verb} \`${path}\` does not exist.`);
+    return badRequest({
+      reason: "file_missing",
+      path,
+      action: action.action === "delete" ? "delete" : "update",
+    });
   }
   if (error.kind === "invalid") {
-    return badRequest(
-      `Your changes could not be committed because a parent directory of \`${path}\` is a file`,
-    );
+    return badRequest({ reason: "file_parent_is_file", path });
   }
   return error;
 }
@@ -79,8 +80,8 @@ export const repositoryFiles = {
     try {
       return { ref: input.ref, path, file: await readFile(gitDir, input.ref, path) };
     } catch (error) {
-      if (GitError.is(error) && error.subject === "revision") throw notFound("Commit");
-      if (GitError.is(error) && error.subject === "path") throw notFound("File");
+      if (GitError.is(error) && error.subject === "revision") throw notFound("commit");
+      if (GitError.is(error) && error.subject === "path") throw notFound("file");
       throw error;
     }
   }),

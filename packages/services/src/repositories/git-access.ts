@@ -1,4 +1,4 @@
-import { PushRefusal, pathProblem } from "@kiln/domain";
+import { type PushRefusal, pathProblem } from "@kiln/domain";
 import { actorOf, type Credentials, identifyActor } from "../auth/credentials.js";
 import type { Identity } from "../auth/identify.js";
 import type { Context } from "../context.js";
@@ -33,21 +33,24 @@ export interface GitGrant {
   access: RepositoryAccess;
 }
 
+/**
+ * What a git client is told when a request or a push is refused, as codes the transport words
+ * (GitLab 8.x's texts, shown after `remote:`): no or bad credentials, a project it may not see,
+ * code it may not download, an archived project, or one of the push rules.
+ */
+export type GitRefusal =
+  | "credentials"
+  | "project_not_found"
+  | "download_denied"
+  | "archived_project"
+  | PushRefusal;
+
 /** The answer to a {@link GitRequest}. */
 export type GitDecision =
   | { granted: true; grant: GitGrant }
-  | { granted: false; denial: GitDenial; message: string };
+  | { granted: false; denial: GitDenial; refusal: GitRefusal };
 
-/** The messages a git client shows after `remote:` when a request is refused. */
-export const GitDenialMessage = {
-  CREDENTIALS: "HTTP Basic: Access denied",
-  NOT_FOUND: "The project you were looking for could not be found.",
-  DOWNLOAD: "You are not allowed to download code from this project.",
-  PUSH: PushRefusal.PUSH_CODE,
-  ARCHIVED: "You are not allowed to push code to an archived project.",
-} as const;
-
-const deny = (denial: GitDenial, message: string): GitDecision => ({ granted: false, denial, message });
+const deny = (denial: GitDenial, refusal: GitRefusal): GitDecision => ({ granted: false, denial, refusal });
 
 /** The services context of a git request's user. */
 export function gitContext(runtime: ServiceRuntime, identity: Identity | null): Context {
@@ -76,13 +79,11 @@ export async function decideGitAccess(runtime: ServiceRuntime, request: GitReque
   let identity: Identity | null = null;
   if (request.credentials) {
     identity = await identifyActor(runtime, request.credentials);
-    if (!identity) return deny("bad_credentials", GitDenialMessage.CREDENTIALS);
+    if (!identity) return deny("bad_credentials", "credentials");
   }
   const user = identity?.user ?? null;
   const hidden = () =>
-    user
-      ? deny("not_found", GitDenialMessage.NOT_FOUND)
-      : deny("credentials_required", GitDenialMessage.CREDENTIALS);
+    user ? deny("not_found", "project_not_found") : deny("credentials_required", "credentials");
   if (pathProblem(request.namespace) !== null || pathProblem(request.project) !== null) return hidden();
   const project = await runtime.stores.projects.findByFullPath(request.namespace, request.project);
   if (!project) return hidden();
@@ -90,11 +91,11 @@ export async function decideGitAccess(runtime: ServiceRuntime, request: GitReque
   const access = await accessTo(gitContext(runtime, identity), project);
   if (!access.allows("read_project")) return hidden();
   if (request.action === "pull" && !access.allows("download_code")) {
-    return user ? deny("forbidden", GitDenialMessage.DOWNLOAD) : hidden();
+    return user ? deny("forbidden", "download_denied") : hidden();
   }
   if (request.action === "push") {
-    if (project.archived) return deny("forbidden", GitDenialMessage.ARCHIVED);
-    if (!access.allows("push_code")) return deny("forbidden", GitDenialMessage.PUSH);
+    if (project.archived) return deny("forbidden", "archived_project");
+    if (!access.allows("push_code")) return deny("forbidden", "push_code");
   }
   return {
     granted: true,

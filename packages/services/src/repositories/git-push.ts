@@ -2,7 +2,7 @@ import type { AuthorizePush, PushRefusal, RefUpdate } from "@kiln/git";
 import { accessTo } from "../projects/access.js";
 import type { ServiceRuntime } from "../runtime.js";
 import { afterPush } from "./after-push.js";
-import { GitDenialMessage, type GitGrant, gitContext } from "./git-access.js";
+import { type GitGrant, type GitRefusal, gitContext } from "./git-access.js";
 import { refusedChanges } from "./push-rules.js";
 
 /**
@@ -11,15 +11,21 @@ import { refusedChanges } from "./push-rules.js";
  * are read again at that moment rather than trusted from the start of the request: the default
  * branch or the protections may have changed since (a concurrent first push, say). GitLab 8.x's
  * push rules decide each ref (see {@link refusedChanges}); one refusal rejects the whole push.
+ * `word` gives the text the pusher sees for each refusal (the transport's wording, not ours).
  */
-export function gitPushAuthorizer(runtime: ServiceRuntime, grant: GitGrant): AuthorizePush {
+export function gitPushAuthorizer(
+  runtime: ServiceRuntime,
+  grant: GitGrant,
+  word: (refusal: GitRefusal) => string,
+): AuthorizePush {
   return async (updates): Promise<PushRefusal[]> => {
     const project = await runtime.stores.projects.findById(grant.access.project.id);
-    if (!project || !grant.identity) return [{ message: GitDenialMessage.NOT_FOUND }];
-    if (project.archived) return [{ message: GitDenialMessage.ARCHIVED }];
+    if (!project || !grant.identity) return [{ message: word("project_not_found") }];
+    if (project.archived) return [{ message: word("archived_project") }];
     const access = await accessTo(gitContext(runtime, grant.identity), project);
     const changes = updates.map(({ ref, kind, forced }) => ({ ref, kind, forced }));
-    return refusedChanges(runtime.stores, access, changes);
+    const refusals = await refusedChanges(runtime.stores, access, changes);
+    return refusals.map(({ ref, reason }) => ({ ref, message: word(reason) }));
   };
 }
 

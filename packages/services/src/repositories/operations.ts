@@ -79,7 +79,7 @@ export const repository = {
     try {
       return await readOr404(
         () => listTree(gitDir, ref, { path: input.path ?? "", recursive: input.recursive ?? false }),
-        { revision: "Tree" },
+        { revision: "tree" },
       );
     } catch (error) {
       if (isNothingThere(error, ["path"])) return [];
@@ -99,18 +99,18 @@ export const repository = {
     const slash = path.lastIndexOf("/");
     const entries = await readOr404(
       () => listTree(gitDir, input.sha, { path: slash < 0 ? "" : path.slice(0, slash) }),
-      { revision: "Commit", path: "File" },
+      { revision: "commit", path: "file" },
     );
     const entry = entries.find((candidate) => candidate.path === path && candidate.type === "blob");
-    if (!entry) throw notFound("File");
-    const blob = await readOr404(() => readBlob(gitDir, entry.id), { object: "File" });
+    if (!entry) throw notFound("file");
+    const blob = await readOr404(() => readBlob(gitDir, entry.id), { object: "file" });
     return { ...blob, path };
   }),
 
   /** The blob with id `sha` (full or abbreviated): `404 Blob Not Found` for anything else. */
   rawBlob: query("anyone", RawBlobInput, async (ctx, input): Promise<RepositoryBlob> => {
     const { gitDir } = await requireRepository(ctx, input.id);
-    return readOr404(() => readBlob(gitDir, input.sha.toLowerCase()), { object: "Blob" });
+    return readOr404(() => readBlob(gitDir, input.sha.toLowerCase()), { object: "blob" });
   }),
 
   /**
@@ -124,13 +124,13 @@ export const repository = {
     // The schema admits only the formats git writes itself.
     const format = archiveFormat(input.format) ?? "tar.gz";
     const ref = refOrDefault(project, input.sha);
-    const commit = await readOr404(() => resolveCommit(gitDir, ref), { revision: "File" });
+    const commit = await readOr404(() => resolveCommit(gitDir, ref), { revision: "file" });
     const prefix = archivePrefix(project.path, ref, commit);
     const controller = new AbortController();
     const running = await readOr404(
       () =>
         archive(gitDir, commit, { format, prefix, signal: controller.signal, timeoutMs: ARCHIVE_TIMEOUT_MS }),
-      { revision: "File" },
+      { revision: "file" },
     );
     // Destroyed before its end: nobody reads any more, so git stops now rather than at its next write.
     running.stream.once("close", () => {

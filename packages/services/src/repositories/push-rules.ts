@@ -1,11 +1,18 @@
-import { AccessLevel, branchOfRef, type PushRights, pushRefusal, type RefChange } from "@kiln/domain";
+import {
+  AccessLevel,
+  branchOfRef,
+  type PushRefusal,
+  type PushRights,
+  pushRefusal,
+  type RefChange,
+} from "@kiln/domain";
 import type { Stores } from "@kiln/storage-kysely";
 import type { ProjectAccess } from "../projects/access.js";
 
-/** A ref change refused, with the message the pusher sees. */
+/** A ref change refused, and why. */
 export interface RefRefusal {
   ref: string;
-  message: string;
+  reason: PushRefusal;
 }
 
 /** What the caller may push to the project, for the domain's push rules. */
@@ -32,8 +39,8 @@ export async function refusedChanges(
   const refusals: RefRefusal[] = [];
   for (const change of changes) {
     const branch = branchOfRef(change.ref);
-    const message = pushRefusal(change, branch === null ? undefined : protections.get(branch), rights);
-    if (message !== null) refusals.push({ ref: change.ref, message });
+    const reason = pushRefusal(change, branch === null ? undefined : protections.get(branch), rights);
+    if (reason !== null) refusals.push({ ref: change.ref, reason });
   }
   return refusals;
 }

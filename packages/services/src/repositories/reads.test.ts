@@ -32,9 +32,11 @@ describe("parseTimestamp", () => {
       }
       expect(DomainError.is(error), value).toBe(true);
       expect((error as DomainError).kind).toBe("bad_request");
-      expect((error as DomainError).message).toBe(
-        '"until" must be a timestamp in ISO 8601 format: YYYY-MM-DDTHH:MM:SSZ',
-      );
+      expect((error as DomainError).failure).toEqual({
+        kind: "bad_request",
+        reason: "timestamp_invalid",
+        attribute: "until",
+      });
     }
   });
 });

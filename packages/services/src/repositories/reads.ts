@@ -1,4 +1,4 @@
-import { badRequest, notFound, type Project } from "@kiln/domain";
+import { badRequest, type NotFoundSubject, notFound, type Project } from "@kiln/domain";
 import { GitError, type GitErrorSubject } from "@kiln/git";
 
 /**
@@ -26,12 +26,12 @@ export function isNothingThere(error: unknown, subjects: readonly GitErrorSubjec
 
 /**
  * Runs a git read and answers GitLab's own 404 for what it could not find: `names` maps what the
- * failure is about (a revision, a path, an object) to the word in `404 <Word> Not Found`. The
- * same word is used whether the thing is missing or its name is malformed, as GitLab does.
+ * failure is about (a revision, a path, an object) to the subject of the 404. The same subject is
+ * used whether the thing is missing or its name is malformed, as GitLab does.
  */
 export async function readOr404<T>(
   read: () => Promise<T>,
-  names: Partial<Record<GitErrorSubject, string>>,
+  names: Partial<Record<GitErrorSubject, NotFoundSubject>>,
 ): Promise<T> {
   try {
     return await read();
@@ -53,7 +53,7 @@ const ISO_8601 =
  * on the server's clock settings. Anything else is GitLab's 400 naming the parameter.
  */
 export function parseTimestamp(name: string, value: string): Date {
-  const refused = () => badRequest(`"${name}" must be a timestamp in ISO 8601 format: YYYY-MM-DDTHH:MM:SSZ`);
+  const refused = () => badRequest({ reason: "timestamp_invalid", attribute: name });
   const match = ISO_8601.exec(value.trim());
   if (!match) throw refused();
   const [year, month, day, hour = 0, minute = 0, second = 0] = match

@@ -18,15 +18,6 @@ import { checkPushRules, isUnambiguousRefName } from "./api-refs.js";
 /** A tag as the API shows it: its annotation (null when lightweight) and the commit it tags. */
 export type TagView = RepoTag;
 
-/** GitLab 8.x's messages (`CreateTagService`, `DeleteTagService`), which clients match on. */
-export const TagMessage = {
-  INVALID_NAME: "Tag name invalid",
-  exists: (name: string) => `Tag ${name} already exists`,
-  invalidTarget: (ref: string) => `Target ${ref} is invalid`,
-  NO_SUCH_TAG: "No such tag",
-  MOVED: "Tag was changed while it was being removed",
-} as const;
-
 /** The tag, or null when there is none of that name (a name git refuses names none). */
 async function tagNamed(gitDir: string, name: string): Promise<RepoTag | null> {
   return isValidTagName(name) ? findTag(gitDir, name) : null;
@@ -44,10 +35,10 @@ function taggerOf(user: User): GitIdentity {
 /** The 400 GitLab answers for each way `createTag` fails; anything else is a bug and rethrown. */
 function createFailure(error: unknown, input: CreateTagInput): unknown {
   if (!(error instanceof GitError)) return error;
-  if (error.kind === "invalid" && error.subject === "tag") return badRequest(TagMessage.INVALID_NAME);
-  if (error.kind === "exists") return badRequest(TagMessage.exists(input.tag_name));
+  if (error.kind === "invalid" && error.subject === "tag") return badRequest({ reason: "tag_name_invalid" });
+  if (error.kind === "exists") return badRequest({ reason: "tag_exists", tag: input.tag_name });
   if (error.subject === "revision" && (error.kind === "invalid" || error.kind === "not_found"))
-    return badRequest(TagMessage.invalidTarget(input.ref));
+    return badRequest({ reason: "tag_target_invalid", ref: input.ref });
   return error;
 }
 
@@ -68,7 +59,7 @@ export const repositoryTags = {
   get: query("signed_in", TagRefInput, async (ctx, input): Promise<TagView> => {
     const { gitDir } = await requireRepository(ctx, input.id);
     const tag = await tagNamed(gitDir, input.tag_name);
-    if (!tag) throw notFound("Tag");
+    if (!tag) throw notFound("tag");
     return tag;
   }),
 
@@ -79,8 +70,9 @@ export const repositoryTags = {
   create: mutation("signed_in", CreateTagInput, async (ctx, input): Promise<TagView> => {
     const access = await requireRepository(ctx, input.id, "push_code");
     const name = input.tag_name;
-    if (!isValidTagName(name) || !isUnambiguousRefName(name)) throw badRequest(TagMessage.INVALID_NAME);
-    if (await findTag(access.gitDir, name)) throw badRequest(TagMessage.exists(name));
+    if (!isValidTagName(name) || !isUnambiguousRefName(name))
+      throw badRequest({ reason: "tag_name_invalid" });
+    if (await findTag(access.gitDir, name)) throw badRequest({ reason: "tag_exists", tag: name });
     const ref = `refs/tags/${name}`;
     await checkPushRules(ctx.runtime.stores, access, ref, "create");
     const annotated =
@@ -98,15 +90,16 @@ export const repositoryTags = {
   remove: mutation("signed_in", TagRefInput, async (ctx, input) => {
     const access = await requireRepository(ctx, input.id, "push_code");
     const tag = await tagNamed(access.gitDir, input.tag_name);
-    if (!tag) throw new DomainError("not_found", TagMessage.NO_SUCH_TAG);
+    if (!tag) throw new DomainError({ kind: "not_found", reason: "tag_not_found" });
     const ref = `refs/tags/${tag.name}`;
     await checkPushRules(ctx.runtime.stores, access, ref, "delete");
     let before: string;
     try {
       before = await deleteTag(access.gitDir, tag.name);
     } catch (error) {
-      if (GitError.is(error, "not_found")) throw new DomainError("not_found", TagMessage.NO_SUCH_TAG);
-      if (GitError.is(error, "ref_moved")) throw badRequest(TagMessage.MOVED);
+      if (GitError.is(error, "not_found"))
+        throw new DomainError({ kind: "not_found", reason: "tag_not_found" });
+      if (GitError.is(error, "ref_moved")) throw badRequest({ reason: "tag_moved" });
       throw error;
     }
     await afterPush(ctx.runtime, access, ctx.actor.user, [{ ref, before, after: ZERO_SHA }]);

@@ -19,12 +19,12 @@ async function addKey(stores: Stores, userId: number, input: AddSshKeyInput): Pr
 
 async function removeKey(stores: Stores, userId: number, keyId: number): Promise<SshKey> {
   const key = await stores.sshKeys.findForUser(userId, keyId);
-  if (!key || !(await stores.sshKeys.delete(userId, keyId))) throw notFound("Key");
+  if (!key || !(await stores.sshKeys.delete(userId, keyId))) throw notFound("key");
   return key;
 }
 
 async function userExists(stores: Stores, id: number): Promise<void> {
-  if (!(await stores.users.findById(id))) throw notFound("User");
+  if (!(await stores.users.findById(id))) throw notFound("user");
 }
 
 /** SSH keys: the caller's own, and any user's for administrators. */
@@ -33,7 +33,7 @@ export const sshKeys = {
 
   getMine: query("signed_in", SshKeyIdInput, async (ctx, input) => {
     const key = await ctx.runtime.stores.sshKeys.findForUser(ctx.actor.user.id, input.key_id);
-    if (!key) throw notFound("Key");
+    if (!key) throw notFound("key");
     return key;
   }),
 

@@ -46,7 +46,7 @@ forEachDialect((h) => {
       expect(await me.sshKeys.getMine({ key_id: key.id })).toMatchObject({ id: key.id });
       expect((await me.sshKeys.removeMine({ key_id: key.id })).id).toBe(key.id);
       await expect(me.sshKeys.getMine({ key_id: key.id })).rejects.toMatchObject({
-        message: "404 Key Not Found",
+        cause: { failure: { kind: "not_found", subject: "key" } },
       });
     });
 
@@ -72,7 +72,7 @@ forEachDialect((h) => {
       await expect(h().as(erin).sshKeys.listFor({ id: dan.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
       expect(await h().system.sshKeys.listFor({ id: dan.id })).toHaveLength(1);
       await expect(h().system.sshKeys.listFor({ id: 999_999 })).rejects.toMatchObject({
-        message: "404 User Not Found",
+        cause: { failure: { kind: "not_found", subject: "user" } },
       });
     });
   });

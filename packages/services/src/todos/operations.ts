@@ -43,7 +43,7 @@ export const todos = {
     const { user } = ctx.actor;
     const view = await requireTodo(ctx, user, input.id);
     const done = await ctx.runtime.stores.todos.markDone(user.id, view.todo.id);
-    if (!done) throw notFound("Todo");
+    if (!done) throw notFound("todo");
     return { ...view, todo: done };
   }),
 

@@ -65,8 +65,8 @@ async function mayReadTarget(ctx: Context, view: TodoView, user: User): Promise<
  */
 export async function requireTodo(ctx: Context, user: User, id: number): Promise<TodoView> {
   const todo = await ctx.runtime.stores.todos.findById(id);
-  if (!todo || todo.user_id !== user.id) throw notFound("Todo");
+  if (!todo || todo.user_id !== user.id) throw notFound("todo");
   const view = await todoView(ctx, todo);
-  if (!(await mayReadTarget(ctx, view, user))) throw notFound("Todo");
+  if (!(await mayReadTarget(ctx, view, user))) throw notFound("todo");
   return view;
 }

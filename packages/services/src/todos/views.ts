@@ -79,6 +79,6 @@ function targetOf(
 /** The view of one todo: `404 Todo Not Found` when its target was deleted meanwhile. */
 export async function todoView(ctx: Context, todo: Todo): Promise<TodoView> {
   const [view] = await todoViews(ctx, [todo]);
-  if (!view) throw notFound("Todo");
+  if (!view) throw notFound("todo");
   return view;
 }

@@ -20,7 +20,7 @@ function ownerFor(ctx: Context, requested: number | undefined): number {
   const self = ctx.actor?.user.id;
   const admin = ctx.system || Boolean(ctx.actor?.user.is_admin);
   const target = requested ?? self;
-  if (target === undefined) throw notFound("User");
+  if (target === undefined) throw notFound("user");
   if (target !== self && !admin) throw forbidden();
   return target;
 }
@@ -33,9 +33,9 @@ export const tokens = {
       input.username === undefined
         ? undefined
         : await ctx.runtime.stores.users.findByUsername(input.username);
-    if (input.username !== undefined && !named) throw notFound("User");
+    if (input.username !== undefined && !named) throw notFound("user");
     const userId = ownerFor(ctx, named?.id ?? input.user_id);
-    if (!(await ctx.runtime.stores.users.findById(userId))) throw notFound("User");
+    if (!(await ctx.runtime.stores.users.findById(userId))) throw notFound("user");
     if (input.expires_at && Date.parse(input.expires_at) <= Date.now()) {
       throw invalid({ expires_at: ["must be in the future"] });
     }
@@ -55,7 +55,7 @@ export const tokens = {
 
   revokePersonal: mutation("signed_in", z.object({ id: Id }), async (ctx, input) => {
     const userId = ctx.actor.user.id;
-    if (!(await ctx.runtime.stores.personalAccessTokens.revoke(userId, input.id))) throw notFound("Token");
+    if (!(await ctx.runtime.stores.personalAccessTokens.revoke(userId, input.id))) throw notFound("token");
     ctx.runtime.userChanged(userId);
     return true;
   }),

@@ -24,7 +24,7 @@ export async function attachmentLimitBytes(runtime: ServiceRuntime): Promise<num
 }
 
 /** `413 Request Entity Too Large`. */
-const tooLarge = () => new DomainError("too_large", "413 Request Entity Too Large");
+const tooLarge = () => new DomainError({ kind: "too_large" });
 
 function dataDirOf(runtime: ServiceRuntime): string {
   if (!runtime.dataDir) throw new Error("uploads need a data dir (KILN_DATA_DIR)");

@@ -129,7 +129,7 @@ forEachDialect((h) => {
       const tooBig = received(dataDir, "big.bin", Buffer.alloc(1024 * 1024 + 1));
       await expect(me.uploads.create({ id: project.id, file: tooBig })).rejects.toMatchObject({
         code: "PAYLOAD_TOO_LARGE",
-        message: "413 Request Entity Too Large",
+        cause: { failure: { kind: "too_large" } },
       });
       expect(filesUnder(projectUploadsDir(dataDir, project.id))).toEqual([]);
       expect(await h().runtime.stores.uploads.countForProject(project.id)).toBe(0);
@@ -173,7 +173,7 @@ forEachDialect((h) => {
         caller.uploads.create({ id, file: received(dataDir, "a.txt", "a") });
       await expect(upload(disk.as(guest), project.id)).resolves.toMatchObject({ alt: "a.txt" });
       await expect(upload(disk.as(outsider), project.id)).rejects.toMatchObject({
-        message: "404 Project Not Found",
+        cause: { failure: { kind: "not_found", subject: "project" } },
       });
       await expect(upload(disk.as(outsider), pub.id)).resolves.toMatchObject({ alt: "a.txt" });
       await expect(upload(disk.anonymous, pub.id)).rejects.toMatchObject({ code: "UNAUTHORIZED" });
@@ -203,7 +203,7 @@ forEachDialect((h) => {
           caller.uploads.locate(where("files", secretOf(hidden.url), "x.png")),
         ).rejects.toMatchObject({
           code: "NOT_FOUND",
-          message: "404 Not Found",
+          cause: { failure: { kind: "not_found" } },
         });
         expect((await caller.uploads.locate(where("open", secretOf(shown.url), "y.txt"))).upload.size).toBe(
           1,

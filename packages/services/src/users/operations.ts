@@ -26,7 +26,7 @@ const canSeeEverything = (ctx: Context): boolean => ctx.system || Boolean(ctx.ac
 
 async function loadUser(stores: Stores, id: number): Promise<User> {
   const user = await stores.users.findById(id);
-  if (!user) throw notFound("User");
+  if (!user) throw notFound("user");
   return user;
 }
 
@@ -39,18 +39,18 @@ async function ensureAvailable(
   if (fields.username !== undefined && fields.username.toLowerCase() !== self?.username.toLowerCase()) {
     const ownNamespace = self ? await stores.namespaces.findForUser(self.id) : undefined;
     if (await stores.namespaces.pathTaken(fields.username, ownNamespace?.id)) {
-      throw conflict("Username has already been taken");
+      throw conflict({ reason: "username_taken" });
     }
   }
   if (fields.email !== undefined) {
     const holder = await stores.users.findByEmail(fields.email);
-    if (holder && holder.id !== self?.id) throw conflict("Email has already been taken");
+    if (holder && holder.id !== self?.id) throw conflict({ reason: "email_taken" });
   }
 }
 
 async function setState(ctx: Context, id: number, state: User["state"]): Promise<true> {
   const user = await ctx.runtime.stores.users.update(id, { state });
-  if (!user) throw notFound("User");
+  if (!user) throw notFound("user");
   ctx.runtime.userChanged(id);
   return true;
 }
@@ -131,7 +131,7 @@ export const users = {
   update: mutation("admin", UpdateUserInput, async (ctx, input) => {
     const { id, password, admin, ...fields } = input;
     if (Object.keys(fields).length === 0 && password === undefined && admin === undefined) {
-      throw badRequest("400 (Bad request) at least one attribute must be given");
+      throw badRequest({ reason: "no_attributes" });
     }
     const { runtime } = ctx;
     const patch: UserPatch = { ...fields };
@@ -142,7 +142,7 @@ export const users = {
       await ensureAvailable(tx, fields, current);
       if (patch.external ?? current.external) Object.assign(patch, creationRights(true, current));
       const user = await tx.users.update(id, patch);
-      if (!user) throw notFound("User");
+      if (!user) throw notFound("user");
       if (user.username !== current.username || user.name !== current.name) {
         await tx.namespaces.renameForUser(id, user.username, user.name);
       }
@@ -163,7 +163,7 @@ export const users = {
     const projectIds = await runtime.stores.transaction(async (tx) => {
       const namespace = await tx.namespaces.findForUser(user.id);
       const ids = namespace ? await tx.projects.idsInNamespace(namespace.id) : [];
-      if (!(await tx.users.delete(user.id))) throw notFound("User");
+      if (!(await tx.users.delete(user.id))) throw notFound("user");
       return ids;
     });
     runtime.userChanged(user.id);

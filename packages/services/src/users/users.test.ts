@@ -46,10 +46,16 @@ forEachDialect((h) => {
       const again = { name: "B", password: "password123" };
       await expect(
         h().system.users.create({ ...again, username: "BOB", email: "new@example.com" }),
-      ).rejects.toMatchObject({ code: "CONFLICT", message: "Username has already been taken" });
+      ).rejects.toMatchObject({
+        code: "CONFLICT",
+        cause: { failure: { kind: "conflict", reason: "username_taken" } },
+      });
       await expect(
         h().system.users.create({ ...again, username: "bobby", email: "Bob@Example.com" }),
-      ).rejects.toMatchObject({ code: "CONFLICT", message: "Email has already been taken" });
+      ).rejects.toMatchObject({
+        code: "CONFLICT",
+        cause: { failure: { kind: "conflict", reason: "email_taken" } },
+      });
     });
 
     it("is for administrators only", async () => {
@@ -102,7 +108,7 @@ forEachDialect((h) => {
       await expect(h().system.users.update({ id: erin.id })).rejects.toMatchObject({ code: "BAD_REQUEST" });
       await expect(h().system.users.update({ id: 999_999, name: "x" })).rejects.toMatchObject({
         code: "NOT_FOUND",
-        message: "404 User Not Found",
+        cause: { failure: { kind: "not_found", subject: "user" } },
       });
     });
 
@@ -140,7 +146,7 @@ forEachDialect((h) => {
 
     it("refuses wrong passwords, unknown and blocked users alike", async () => {
       const jill = await h().user("jill");
-      const wrong = { code: "UNAUTHORIZED", message: "401 Unauthorized" };
+      const wrong = { code: "UNAUTHORIZED", cause: { failure: { kind: "unauthenticated" } } };
       await expect(
         h().anonymous.session.signIn({ login: "jill", password: "nope-nope" }),
       ).rejects.toMatchObject(wrong);
@@ -152,7 +158,7 @@ forEachDialect((h) => {
         h().anonymous.session.signIn({ login: "jill", password: "password123" }),
       ).rejects.toMatchObject(wrong);
       await expect(h().anonymous.session.signIn({ password: "password123" })).rejects.toMatchObject({
-        message: '400 (Bad request) "login" not given',
+        cause: { failure: { kind: "missing_param", attribute: "login" } },
       });
     });
 

@@ -1,0 +1,107 @@
+import type { PushRefusal } from "./branches.js";
+
+/**
+ * The named failures of each feature: a `reason` code from a closed union, the kind (which sets
+ * the status), and the facts a surface needs to word it (a branch name, the titles of an existing
+ * merge request). No wording here: the REST adapter writes GitLab 8.x's v3 texts, other surfaces
+ * their own.
+ */
+
+/** Field-level validation messages, keyed by attribute name, as v3 reports them. */
+export type FieldErrors = Record<string, string[]>;
+
+/** Signing in and acting as someone else. */
+export type AuthFailure =
+  | { kind: "forbidden"; reason: "sudo_requires_admin" }
+  | { kind: "not_found"; reason: "sudo_target_unknown"; target: string }
+  | { kind: "forbidden"; reason: "password_sign_in_disabled" };
+
+/** Requests refused before any use case runs, and parameters no use case could read. */
+export type RequestFailure =
+  | { kind: "not_allowed"; reason: "method_not_allowed" }
+  | { kind: "bad_request"; reason: "too_many_parameters" }
+  | { kind: "bad_request"; reason: "parameters_too_deep" }
+  | { kind: "bad_request"; reason: "too_many_values"; attribute: string }
+  | { kind: "bad_request"; reason: "timestamp_invalid"; attribute: string }
+  | { kind: "bad_request"; reason: "no_attributes" };
+
+/** Users, projects, groups, their members, links and limits. */
+export type AccountFailure =
+  | { kind: "conflict"; reason: "username_taken" }
+  | { kind: "conflict"; reason: "email_taken" }
+  | { kind: "conflict"; reason: "project_name_taken" }
+  | { kind: "conflict"; reason: "project_path_taken" }
+  | { kind: "conflict"; reason: "project_name_or_path_taken" }
+  | { kind: "forbidden"; reason: "personal_projects_disabled" }
+  | { kind: "forbidden"; reason: "projects_limit_reached"; limit: number }
+  | { kind: "forbidden"; reason: "rename_requires_owner" }
+  | { kind: "forbidden"; reason: "visibility_requires_owner" }
+  | { kind: "bad_request"; reason: "fork_of_itself" }
+  | { kind: "conflict"; reason: "already_forked" }
+  | { kind: "forbidden"; reason: "group_sharing_disabled" }
+  | { kind: "bad_request"; reason: "shared_with_own_group" }
+  | { kind: "conflict"; reason: "already_shared" }
+  | { kind: "bad_request"; reason: "already_in_group" }
+  | { kind: "conflict"; reason: "member_exists" }
+  | { kind: "forbidden"; reason: "last_owner" };
+
+/** Labels, milestones and issues. */
+export type IssueFailure =
+  | { kind: "conflict"; reason: "label_exists" }
+  | { kind: "not_found"; reason: "label_to_update_missing" }
+  | { kind: "not_found"; reason: "milestone_not_found" }
+  | { kind: "bad_request"; reason: "milestone_not_saved"; action: "create" | "update"; fields: FieldErrors }
+  | { kind: "bad_request"; reason: "move_not_permitted" }
+  | { kind: "bad_request"; reason: "move_to_same_project" };
+
+/** Creating, accepting and cancelling merge requests. */
+export type MergeRequestFailure =
+  | { kind: "bad_request"; reason: "mr_target_not_fork_source" }
+  | { kind: "unprocessable"; reason: "mr_same_branch" }
+  | { kind: "bad_request"; reason: "mr_source_branch_missing"; branch: string }
+  | { kind: "bad_request"; reason: "mr_target_branch_missing"; branch: string }
+  /** `titles`: of the open merge request with the same branches, when it is still there. */
+  | { kind: "conflict"; reason: "mr_exists"; titles: string[] }
+  | { kind: "not_allowed"; reason: "mr_cannot_merge" }
+  /** 406 when accepting, 405 when cancelling, as GitLab 8.x answers. */
+  | { kind: "not_acceptable" | "not_allowed"; reason: "mr_not_open" }
+  | { kind: "conflict"; reason: "mr_sha_mismatch" }
+  | { kind: "not_acceptable"; reason: "mr_merge_when_build_succeeds_unset" };
+
+/** Branches, tags, files and commits written through the API. */
+export type RepositoryFailure =
+  | { kind: "bad_request"; reason: "branch_name_invalid" }
+  | { kind: "bad_request"; reason: "branch_exists" }
+  | { kind: "bad_request"; reason: "branch_ref_invalid" }
+  | { kind: "not_found"; reason: "branch_not_found" }
+  | { kind: "bad_request"; reason: "branch_is_default" }
+  | { kind: "bad_request"; reason: "branch_protected" }
+  | { kind: "bad_request"; reason: "branch_moved" }
+  | { kind: "bad_request"; reason: "tag_name_invalid" }
+  | { kind: "bad_request"; reason: "tag_exists"; tag: string }
+  | { kind: "bad_request"; reason: "tag_target_invalid"; ref: string }
+  | { kind: "not_found"; reason: "tag_not_found" }
+  | { kind: "bad_request"; reason: "tag_moved" }
+  /** A branch or tag created or removed through the API that a push could not change either. */
+  | { kind: "bad_request"; reason: "push_refused"; refusal: PushRefusal }
+  | { kind: "bad_request"; reason: "commit_push_refused" }
+  | { kind: "bad_request"; reason: "commit_not_on_branch" }
+  | { kind: "conflict"; reason: "commit_branch_moved" }
+  | { kind: "bad_request"; reason: "file_path_traversal" }
+  | { kind: "bad_request"; reason: "file_path_characters" }
+  | { kind: "bad_request"; reason: "file_path_invalid" }
+  | { kind: "bad_request"; reason: "file_exists" }
+  | { kind: "bad_request"; reason: "file_missing"; path: string; action: "update" | "delete" }
+  | { kind: "bad_request"; reason: "file_parent_is_file"; path: string };
+
+/** Every named failure: each `reason` belongs to exactly one member. */
+export type NamedFailure =
+  | AuthFailure
+  | RequestFailure
+  | AccountFailure
+  | IssueFailure
+  | MergeRequestFailure
+  | RepositoryFailure;
+
+/** One of the {@link NamedFailure} reason codes. */
+export type FailureReason = NamedFailure["reason"];

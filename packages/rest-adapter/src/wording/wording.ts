@@ -1,0 +1,11 @@
+import type { NamedFailure } from "@kiln/domain";
+
+/**
+ * The v3 text of every named failure of a feature: one entry per reason code, each given the
+ * failure's facts. A mapped type, so a reason added to the domain fails the typecheck until it
+ * is worded here.
+ */
+export type Wording<F extends NamedFailure> = { [M in F as M["reason"]]: (failure: M) => string };
+
+/** A 403 for a named reason: GitLab's `403 Forbidden: <why>`. */
+export const forbiddenBecause = (why: string) => () => `403 Forbidden: ${why}`;
