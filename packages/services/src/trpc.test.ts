@@ -50,6 +50,8 @@ describe("tRPC errors", () => {
         error: { data: { code: string; failure: unknown } };
       };
       expect(body.error.data).toMatchObject({ code: "BAD_REQUEST", failure: null });
+      // No stack trace reaches a client, whatever NODE_ENV is (tests run outside production).
+      expect(body.error.data).not.toHaveProperty("stack");
     });
   });
 });

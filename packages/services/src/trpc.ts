@@ -9,6 +9,8 @@ import { type Access, invoke, type Operation } from "./operation.js";
  * anything else): they word it themselves. The message stays the neutral log description.
  */
 const t = initTRPC.context<Context>().create({
+  // Never a stack trace in an answer, whatever NODE_ENV says (tRPC's default follows it).
+  isDev: false,
   errorFormatter: ({ shape, error }) => ({
     ...shape,
     data: {

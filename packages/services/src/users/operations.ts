@@ -8,7 +8,7 @@ import {
   type User,
 } from "@kiln/domain";
 import { CreateUserInput, ListUsersInput, NoInput, UpdateUserInput, UserIdInput } from "@kiln/schemas";
-import type { Stores, UserPatch } from "@kiln/storage-kysely";
+import { type Stores, UniqueViolation, type UserPatch } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
 import { mutation, query } from "../operation.js";
 import { generateToken, tokenDigest } from "../security/tokens.js";
@@ -46,6 +46,20 @@ async function ensureAvailable(
     const holder = await stores.users.findByEmail(fields.email);
     if (holder && holder.id !== self?.id) throw conflict({ reason: "email_taken" });
   }
+}
+
+/**
+ * Rethrows a unique violation of a write that raced another (two creations of one username at
+ * once on PostgreSQL both pass {@link ensureAvailable} before either commits) as the conflict
+ * that check answers now that the winner has committed.
+ */
+async function asTaken(
+  stores: Stores,
+  error: unknown,
+  fields: Parameters<typeof ensureAvailable>[1],
+): Promise<never> {
+  if (error instanceof UniqueViolation) await ensureAvailable(stores, fields);
+  throw error;
 }
 
 async function setState(ctx: Context, id: number, state: User["state"]): Promise<true> {
@@ -95,36 +109,38 @@ export const users = {
     const passwordHash = await runtime.passwords.hash(input.password);
     const privateToken = generateToken();
     const settings = await runtime.settings();
-    return runtime.stores.transaction(async (tx) => {
-      await ensureAvailable(tx, input);
-      const user = await tx.users.create({
-        username: input.username,
-        email: input.email,
-        name: input.name,
-        state: "active",
-        is_admin: input.admin ?? false,
-        ...creationRights(input.external ?? false, {
-          can_create_group: input.can_create_group ?? true,
-          projects_limit: input.projects_limit ?? settings.default_projects_limit,
-        }),
-        external: input.external ?? false,
-        bio: input.bio ?? null,
-        location: input.location ?? null,
-        organization: input.organization ?? null,
-        skype: input.skype ?? "",
-        linkedin: input.linkedin ?? "",
-        twitter: input.twitter ?? "",
-        website_url: input.website_url ?? "",
-        theme_id: 1,
-        color_scheme_id: 1,
-        confirmed_at: new Date().toISOString(),
-        password_hash: passwordHash,
-        private_token_digest: tokenDigest(privateToken),
-        private_token_sealed: runtime.secrets.seal(privateToken),
-      });
-      await tx.namespaces.createForUser(user.id, user.username, user.name);
-      return user;
-    });
+    return runtime.stores
+      .transaction(async (tx) => {
+        await ensureAvailable(tx, input);
+        const user = await tx.users.create({
+          username: input.username,
+          email: input.email,
+          name: input.name,
+          state: "active",
+          is_admin: input.admin ?? false,
+          ...creationRights(input.external ?? false, {
+            can_create_group: input.can_create_group ?? true,
+            projects_limit: input.projects_limit ?? settings.default_projects_limit,
+          }),
+          external: input.external ?? false,
+          bio: input.bio ?? null,
+          location: input.location ?? null,
+          organization: input.organization ?? null,
+          skype: input.skype ?? "",
+          linkedin: input.linkedin ?? "",
+          twitter: input.twitter ?? "",
+          website_url: input.website_url ?? "",
+          theme_id: 1,
+          color_scheme_id: 1,
+          confirmed_at: new Date().toISOString(),
+          password_hash: passwordHash,
+          private_token_digest: tokenDigest(privateToken),
+          private_token_sealed: runtime.secrets.seal(privateToken),
+        });
+        await tx.namespaces.createForUser(user.id, user.username, user.name);
+        return user;
+      })
+      .catch((error: unknown) => asTaken(runtime.stores, error, input));
   }),
 
   /** Changes an account; a new username moves the personal namespace with it. */

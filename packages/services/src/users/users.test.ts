@@ -58,6 +58,23 @@ forEachDialect((h) => {
       });
     });
 
+    it("answers the loser of two identical creations at once as a taken username, not a database error", async () => {
+      const input = { username: "twin", email: "twin@example.com", name: "Twin", password: "password123" };
+      for (let round = 0; round < 5; round++) {
+        const username = `${input.username}${round}`;
+        const both = await Promise.allSettled([
+          h().system.users.create({ ...input, username, email: `${username}@example.com` }),
+          h().system.users.create({ ...input, username, email: `${username}@example.com` }),
+        ]);
+        expect(both.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+        const lost = both.find((r) => r.status === "rejected");
+        expect(lost?.reason).toMatchObject({
+          code: "CONFLICT",
+          cause: { failure: { kind: "conflict", reason: "username_taken" } },
+        });
+      }
+    });
+
     it("is for administrators only", async () => {
       const carol = await h().user("carol");
       const input = { username: "x1", email: "x1@example.com", name: "x", password: "password123" };
