@@ -65,6 +65,7 @@ async function onPush(runtime: ServiceRuntime, event: PushEvent): Promise<void> 
 export function mergeStatusRefresh(runtime: ServiceRuntime): OutboxSubscriber {
   return {
     name: "merge_status",
+    kinds: ["push"],
     handle: async (event) => {
       if (event.kind === "push") await onPush(runtime, event);
     },

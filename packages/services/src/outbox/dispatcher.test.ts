@@ -79,6 +79,44 @@ forEachDialect((h) => {
     await expect.poll(() => seen).toEqual([`open ${a}`, `open ${b}`, `open ${c}`, `close ${a}`]);
   });
 
+  it("hands a subscriber only the kinds it handles, and none of them is lost across a restart", async () => {
+    const alice = await h().user("alice");
+    const notes: string[] = [];
+    const noteTaker = (): OutboxSubscriber => ({
+      name: "notes_only",
+      kinds: ["note"],
+      handle: async (event) => {
+        notes.push(event.kind === "note" ? event.noteId.toString() : `unexpected ${event.kind}`);
+      },
+    });
+    const first = await started(h().runtime, [noteTaker()]);
+    const {
+      projectId,
+      ids: [a],
+    } = await openIssues(alice, ["A", "B"]);
+    const note = async (body: string) =>
+      (
+        await h()
+          .as(alice)
+          .issueNotes.create({ id: projectId, issue_id: a ?? 0, body })
+      ).note.id;
+    const n1 = await note("one");
+    await openIssues(alice, ["C"]);
+    await expect.poll(() => notes).toEqual([`${n1}`]);
+    await openIssues(alice, ["D"]); // passed by, maybe not saved yet
+    await first.stop();
+
+    const n2 = await note("two");
+    const restarted = new ServiceRuntime({
+      stores: h().runtime.stores,
+      secretKey: randomBytes(32),
+      singleProcess: false,
+      dataDir: null,
+    });
+    await started(restarted, [noteTaker()]);
+    await expect.poll(() => notes).toEqual([`${n1}`, `${n2}`]);
+  });
+
   it("retries a failing subscriber with backoff and holds back no other", async () => {
     const alice = await h().user("alice");
     const steady: string[] = [];

@@ -10,6 +10,12 @@ export interface OutboxSubscriber {
    * it wait). Called at least once per event, so it must bear being called again.
    */
   handle(event: DomainEvent): Promise<void>;
+  /**
+   * The kinds of events it handles (default: all). The others pass by without a call, and the
+   * position is saved past them at most once per poll interval rather than on every commit: a
+   * write per event would be paid by every write of the server that raises one.
+   */
+  readonly kinds?: readonly DomainEvent["kind"][];
 }
 
 /** A connection that wakes the dispatcher when another process wrote events. */
@@ -21,6 +27,8 @@ export interface Wakeups {
 export interface DispatcherOptions {
   /** How often each subscriber looks for events when nothing woke it, in ms (default 5 s). */
   pollMs?: number;
+  /** How long a woken subscriber waits for more commits before its pass, in ms (default 10). */
+  coalesceMs?: number;
   /** How many events a subscriber reads at a time (default 100). */
   batchSize?: number;
   /** The first wait after a subscriber failed, doubled on each failure in a row (default 1 s). */
@@ -39,6 +47,7 @@ export interface DispatcherOptions {
 
 const DEFAULTS = {
   pollMs: 5_000,
+  coalesceMs: 10,
   batchSize: 100,
   retryMs: 1_000,
   maxRetryMs: 60_000,
@@ -52,6 +61,9 @@ type Pass = "drained" | "more" | "failed" | "busy";
 /** One subscriber's loop: handles its events in id order, and sleeps when there are none. */
 class SubscriberLoop {
   #woken = false;
+  /** How far this process has passed events the subscriber does not handle, saved or not. */
+  #passed = 0;
+  #savedAt = 0;
   #sleeping: { wakeable: boolean; end(): void } | null = null;
 
   constructor(
@@ -78,7 +90,13 @@ class SubscriberLoop {
       }
       failures = 0;
       if (!this.#woken) await this.#sleep(this.options.pollMs, true);
+      // Commits that come in a burst share one pass instead of paying for one each.
+      if (this.#woken) await this.#sleep(this.options.coalesceMs, false);
     }
+  }
+
+  #handles(event: DomainEvent): boolean {
+    return this.subscriber.kinds?.includes(event.kind) ?? true;
   }
 
   /** Ends a sleep that wakes (every sleep when stopping); a pass under way is followed by another. */
@@ -110,22 +128,31 @@ class SubscriberLoop {
     let pass: Pass = "busy";
     try {
       await outbox.whileClaimed(name, async (position) => {
-        const batch = await outbox.after(position, this.options.batchSize);
-        let handled = position;
+        let reached = Math.max(position, this.#passed);
+        const batch = await outbox.after(reached, this.options.batchSize);
+        let handledAny = false;
         pass = batch.length === this.options.batchSize ? "more" : "drained";
         for (const row of batch) {
           if (this.stopped()) break;
           const event = domainEventOf(row);
-          try {
-            await this.subscriber.handle(event);
-          } catch (error) {
-            this.options.onError?.(error, name, event);
-            pass = "failed";
-            break;
+          if (this.#handles(event)) {
+            try {
+              await this.subscriber.handle(event);
+            } catch (error) {
+              this.options.onError?.(error, name, event);
+              pass = "failed";
+              break;
+            }
+            handledAny = true;
           }
-          handled = row.id;
+          reached = row.id;
         }
-        return handled;
+        this.#passed = reached;
+        // Events passed by unhandled are read again after a restart, which is harmless: saving
+        // them can wait for the next handled event or the poll interval.
+        if (!handledAny && Date.now() - this.#savedAt < this.options.pollMs) return position;
+        this.#savedAt = Date.now();
+        return reached;
       });
     } catch (error) {
       // The database failed (claiming, reading or moving the position): the events stay.
