@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { discardBody } from "@kiln/git";
 import { BodyError, bodyTooLarge, incompleteBody } from "./body-error.js";
 import type { FileIntake } from "./file-receiver.js";
 import { jsonParams } from "./json.js";
@@ -39,46 +40,15 @@ async function readLimited(req: IncomingMessage, limit: number): Promise<Buffer>
   return Buffer.concat(chunks, size);
 }
 
-/** How much of a refused body is still read (and thrown away) before answering: see {@link discardUnread}. */
-const DISCARD_LIMIT = 16 * 1024 * 1024;
-const DISCARD_TIMEOUT_MS = 5_000;
-
-/**
- * Reads what is left of a refused body and throws it away, up to 16 MiB or 5 s, so that a client
- * still sending it reads our answer (a 413) instead of a reset connection. Past either bound the
- * request is left as is: the connection then closes after the answer.
- */
-export function discardUnread(req: IncomingMessage): Promise<void> {
-  if (req.readableEnded || req.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    let seen = 0;
-    const done = () => {
-      clearTimeout(timer);
-      req.off("data", onData).off("end", done).off("error", done).off("close", done);
-      resolve();
-    };
-    const onData = (chunk: Buffer) => {
-      seen += chunk.length;
-      if (seen > DISCARD_LIMIT) {
-        req.pause();
-        done();
-      }
-    };
-    const timer = setTimeout(done, DISCARD_TIMEOUT_MS);
-    req.on("data", onData).on("end", done).on("error", done).on("close", done);
-    req.resume();
-  });
-}
-
 /**
  * Reads what is left of a body that the answer does not need (a request refused before its body
- * was read: no such route, wrong method, too large), bounded as {@link discardUnread}, so that a
+ * was read: no such route, wrong method, too large), bounded as `discardBody` of `@kiln/git` (16 MiB or 5 s), so that a
  * client still sending it reads the answer rather than a reset, on a `Connection: close`
  * connection too. When the body could not be read whole, the connection closes after the answer.
  */
 export async function drainBeforeAnswer(req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.complete) return;
-  await discardUnread(req);
+  await discardBody(req);
   if (!req.complete) res.shouldKeepAlive = false;
 }
 
