@@ -18,5 +18,7 @@ export default defineConfig({
     outputFile: { json: ".vitest-report.json" },
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // What a background worker does is awaited by polling; under CI's load a second is not enough.
+    expect: { poll: { timeout: 10_000 } },
   },
 });
