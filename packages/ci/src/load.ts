@@ -1,14 +1,14 @@
 import { LineCounter, parseAllDocuments, type Tags } from "yaml";
 
-/** The largest `.gitlab-ci.yml` Kiln reads (a Kiln bound; 8.x had none). */
+/** The largest `.gitlab-ci.yml` Kiln reads (8.x had no bound; later GitLab has this one). */
 export const MAX_CONFIG_LENGTH = 1024 * 1024;
 
 /**
  * How many times the aliases of one anchor may be followed, weighted by the aliases inside it (the
- * yaml library's guard against exponential expansion, the "billion laughs"). A thousand jobs may
- * share one template; nesting aliases ten deep ten times over may not.
+ * yaml library's guard against exponential expansion, the "billion laughs"). Thousands of jobs may
+ * share one template (a merge key counts twice); aliases nested ten wide more than a few deep may not.
  */
-const MAX_ALIAS_COUNT = 1000;
+const MAX_ALIAS_COUNT = 10_000;
 
 /** A parsed `.gitlab-ci.yml`: mappings as `Map`s so that keys keep their YAML type (`10:` is a number). */
 export type Loaded = { ok: true; value: unknown } | { ok: false; error: string };
