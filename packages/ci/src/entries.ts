@@ -9,6 +9,7 @@ import {
   isMap,
   isStringOrArrayOfStrings,
   isVariables,
+  keyText,
 } from "./values.js";
 
 /**
@@ -30,13 +31,11 @@ function leaf(check: (value: unknown) => boolean, message: string): EntryValidat
 
 const ARRAY_OF_STRINGS = "should be an array of strings";
 
-/** `before_script`, `after_script` (a job's or the file's): an array of strings. */
-export const validateScript = leaf(isArrayOfStrings, ARRAY_OF_STRINGS);
 /** A job's `script`: a string or an array of strings. */
 export const validateCommands = leaf(isStringOrArrayOfStrings, "should be a string or an array of strings");
 /** `image`, and a job's `stage`/`type`: a string. */
 export const validateString = leaf((value) => typeof value === "string", "should be a string");
-/** `services`, `stages`/`types`: an array of strings. */
+/** `before_script`, `after_script`, `services`, `stages`/`types`, cache `paths`: an array of strings. */
 export const validateArrayOfStrings = leaf(isArrayOfStrings, ARRAY_OF_STRINGS);
 /** `variables`: a mapping of strings to strings. */
 export const validateVariables = leaf(isVariables, "should be a hash of key value pairs");
@@ -60,7 +59,7 @@ const isBoolean = (value: unknown): value is boolean => typeof value === "boolea
 export function checkAllowedKeys(errors: EntryErrors, config: unknown, allowed: readonly string[]): void {
   if (!isMap(config)) return;
   const unknown = [...config.keys()].filter((key) => typeof key !== "string" || !allowed.includes(key));
-  if (unknown.length > 0) errors.add("config", `contains unknown keys: ${unknown.map(String).join(", ")}`);
+  if (unknown.length > 0) errors.add("config", `contains unknown keys: ${unknown.map(keyText).join(", ")}`);
 }
 
 const CACHE_KEYS = ["key", "untracked", "paths"] as const;

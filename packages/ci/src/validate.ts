@@ -1,3 +1,4 @@
+import { JOB_WHENS } from "@kiln/domain";
 import {
   checkAllowedKeys,
   type EntryValidator,
@@ -7,7 +8,6 @@ import {
   validateCommands,
   validateEnvironment,
   validateRefPolicy,
-  validateScript,
   validateString,
   validateVariables,
 } from "./entries.js";
@@ -56,8 +56,6 @@ export const JOB_KEYS = [
   "environment",
 ] as const;
 
-const JOB_WHENS = ["on_success", "on_failure", "always", "manual"];
-
 /** A top-level key that is a job rather than a global setting. */
 export function isJobKey(key: unknown): boolean {
   return !(GLOBAL_KEYS as readonly unknown[]).includes(key);
@@ -75,10 +73,10 @@ export function isHiddenJobKey(key: unknown): boolean {
 export function validateConfig(config: YamlMap): string[] {
   const stages = given(config.get("stages")) ? "stages" : "types";
   return [
-    ...validateScript(config.get("before_script"), "before_script"),
+    ...validateArrayOfStrings(config.get("before_script"), "before_script"),
     ...validateString(config.get("image"), "image"),
     ...validateArrayOfStrings(config.get("services"), "services"),
-    ...validateScript(config.get("after_script"), "after_script"),
+    ...validateArrayOfStrings(config.get("after_script"), "after_script"),
     ...validateVariables(config.get("variables"), "variables"),
     ...validateArrayOfStrings(config.get(stages), stages),
     ...validateCache(config.get("cache"), "cache"),
@@ -110,10 +108,10 @@ function validateJob(key: unknown, config: unknown): string[] {
   if (!own.valid || !isMap(config)) return own.messages();
   const stageKey = given(config.get("stage")) ? "stage" : "type";
   const entries: [string, EntryValidator][] = [
-    ["before_script", validateScript],
+    ["before_script", validateArrayOfStrings],
     ["script", validateCommands],
     [stageKey, validateString],
-    ["after_script", validateScript],
+    ["after_script", validateArrayOfStrings],
     ["cache", validateCache],
     ["image", validateString],
     ["services", validateArrayOfStrings],
@@ -141,7 +139,7 @@ function validateJobItself(key: unknown, config: unknown, location: string): Ent
   if (given(allowFailure) && typeof allowFailure !== "boolean") {
     errors.add("allow_failure", "should be a boolean value");
   }
-  if (given(when) && !JOB_WHENS.includes(when as string)) {
+  if (given(when) && !(JOB_WHENS as readonly unknown[]).includes(when)) {
     errors.add("when", "should be on_success, on_failure, always or manual");
   }
   if (given(dependencies) && !isArrayOfStrings(dependencies)) {
