@@ -115,6 +115,21 @@ describe("planPipeline on hostile input", () => {
     );
   });
 
+  it("matches a /regex/ written to backtrack forever in linear time, so a push cannot stall the server", () => {
+    const yaml = "job:\n  script: x\n  only: ['/^(a+)+$/', '/(x|x|xx)*y/']\n";
+    const ref = `${"a".repeat(50_000)}!`;
+    const result = planPipeline(yaml, { ref, tag: false, source: "push" });
+    expect(result.ok && result.plan.jobs).toEqual([]);
+  });
+
+  it("refuses the Ruby regexps RE2 cannot run, as invalid patterns", () => {
+    for (const pattern of ["/(?<n>x)\\k<n>/", "/(?=a)b/", "/a{2000}/"]) {
+      expect(errorOf(`job:\n  script: x\n  only: ['${pattern}']\n`)).toBe(
+        "jobs:job:only config should be an array of strings or regexps",
+      );
+    }
+  });
+
   it("never throws on random text over YAML's punctuation", () => {
     const alphabet = [
       "a",

@@ -184,6 +184,8 @@ describe("only and except", () => {
     expect(names(file("['/\\Afeature\\z/']"), push("feature"))).toEqual(["job"]);
     expect(names(file("['/\\Afeature\\z/']"), push("my-feature"))).toEqual([]);
     expect(names(file("['/\\Afeature\\z/']"), push("Afeature"))).toEqual([]);
+    expect(names(file("['/^v\\h+$/']"), push("v1f"))).toEqual(["job"]);
+    expect(names(file("['/(?i)^MASTER$/']"), push("master"))).toEqual(["job"]);
   });
 
   it("know branches, tags and triggers", () => {

@@ -1,25 +1,35 @@
+import { RE2JS } from "re2js";
+
 /**
- * A `/regex/` of `only`/`except` as JavaScript runs it. 8.x compiled the text between the slashes
- * as a Ruby regexp, unanchored; the Ruby escapes JavaScript reads differently are translated
- * (`\A`, `\z`, `\Z`, `\h`, `\H`), and a pattern JavaScript cannot compile counts as invalid.
+ * A `/regex/` of `only`/`except`. 8.x compiled the text between the slashes as a Ruby regexp and
+ * matched it unanchored. Kiln runs it on RE2 (linear time) so that a pattern written to backtrack
+ * forever (`/(a+)+$/` against a long ref name) cannot stall the server on a push; the Ruby escapes
+ * RE2 lacks are translated (`\Z`, `\h`, `\H`), and a pattern RE2 cannot compile (backreferences,
+ * lookaround: none of them needed to name refs) counts as invalid.
  */
-const RUBY_ESCAPES: Readonly<Record<string, string>> = {
-  A: "^",
-  z: "$",
-  Z: "(?=\\n?$)",
-  h: "[0-9a-fA-F]",
-  H: "[^0-9a-fA-F]",
+const RUBY_ESCAPES: Readonly<Record<string, { outside: string; inClass?: string }>> = {
+  // A ref holds no newline, so "end, or before a final newline" is the end.
+  Z: { outside: "\\z" },
+  h: { outside: "[0-9a-fA-F]", inClass: "0-9a-fA-F" },
+  H: { outside: "[^0-9a-fA-F]" },
 };
 
+/** A compiled ref pattern. */
+export interface RefRegexp {
+  /** Whether the pattern matches somewhere in `ref`. */
+  test(ref: string): boolean;
+}
+
 /** The regexp of a `/…/` ref pattern, or null when it does not compile. */
-export function rubyRegexp(source: string): RegExp | null {
+export function rubyRegexp(source: string): RefRegexp | null {
   let translated = "";
   let inClass = false;
   for (let i = 0; i < source.length; i++) {
     const char = source[i]!;
     if (char === "\\" && i + 1 < source.length) {
       const next = source[i + 1]!;
-      translated += !inClass && RUBY_ESCAPES[next] ? RUBY_ESCAPES[next] : char + next;
+      const escape = RUBY_ESCAPES[next];
+      translated += (inClass ? escape?.inClass : escape?.outside) ?? char + next;
       i++;
       continue;
     }
@@ -28,7 +38,7 @@ export function rubyRegexp(source: string): RegExp | null {
     translated += char;
   }
   try {
-    return new RegExp(translated);
+    return RE2JS.compile(translated);
   } catch {
     return null;
   }
