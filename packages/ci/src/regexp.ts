@@ -28,8 +28,8 @@ export function rubyRegexp(source: string): RefRegexp | null {
     const char = source[i]!;
     if (char === "\\" && i + 1 < source.length) {
       const next = source[i + 1]!;
-      const escape = RUBY_ESCAPES[next];
-      translated += (inClass ? escape?.inClass : escape?.outside) ?? char + next;
+      const ruby = RUBY_ESCAPES[next];
+      translated += (inClass ? ruby?.inClass : ruby?.outside) ?? char + next;
       i++;
       continue;
     }
