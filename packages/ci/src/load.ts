@@ -1,4 +1,5 @@
 import { LineCounter, parseAllDocuments, type Tags } from "yaml";
+import { resolveMergeKeys } from "./merge-keys.js";
 
 /**
  * The largest `.gitlab-ci.yml` Kiln reads, in characters (8.x had no bound). The YAML library
@@ -19,15 +20,16 @@ export type Loaded = { ok: true; value: unknown } | { ok: false; error: string }
 
 const BOOL_TAG = "tag:yaml.org,2002:bool";
 const TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp";
+const MERGE_TAG = "tag:yaml.org,2002:merge";
 
 /**
  * YAML 1.1 as Ruby's Psych reads it, which is what 8.x parsed `.gitlab-ci.yml` with: `yes`/`no`
  * and `on`/`off` are booleans but `y` and `n` are strings; dates stay strings (8.x's safe load
- * refused them outright).
+ * refused them outright); `<<` is an ordinary key here, merged afterwards as Psych merges it.
  */
 function psychTags(tags: Tags): Tags {
   return tags
-    .filter((tag) => typeof tag === "string" || tag.tag !== TIMESTAMP_TAG)
+    .filter((tag) => typeof tag === "string" || (tag.tag !== TIMESTAMP_TAG && tag.tag !== MERGE_TAG))
     .map((tag) => {
       if (typeof tag === "string" || tag.tag !== BOOL_TAG || !("test" in tag) || !tag.test) return tag;
       const isTrue = tag.test.test("true");
@@ -48,7 +50,7 @@ export function loadYaml(text: string): Loaded {
     const lineCounter = new LineCounter();
     const parsed = parseAllDocuments(text, {
       version: "1.1",
-      merge: true,
+      merge: false,
       uniqueKeys: false,
       strict: false,
       prettyErrors: false,
@@ -66,7 +68,10 @@ export function loadYaml(text: string): Loaded {
         error: `(<unknown>): ${lowerFirst(failure.message)} at line ${line} column ${col}`,
       };
     }
-    return { ok: true, value: document.toJS({ mapAsMap: true, maxAliasCount: MAX_ALIAS_COUNT }) };
+    return {
+      ok: true,
+      value: resolveMergeKeys(document.toJS({ mapAsMap: true, maxAliasCount: MAX_ALIAS_COUNT })),
+    };
   } catch (error) {
     // The yaml library throws on excessive or unresolved aliases; a stack overflow is a RangeError.
     const reason = error instanceof RangeError ? "the document is nested too deeply" : messageOf(error);

@@ -269,6 +269,19 @@ job:
     expect(job(yaml, "job")).toMatchObject({ stage: "build", when: "manual" });
   });
 
+  it("merge as Psych does: over the keys written above `<<`, under the ones written below", () => {
+    const yaml =
+      ".t: &t\n  stage: build\n  when: manual\njob:\n  stage: deploy\n  <<: *t\n  when: always\n  script: x\n";
+    expect(job(yaml, "job")).toMatchObject({ stage: "build", when: "always" });
+  });
+
+  it("keep a `<<` that merges no mapping as a key of its own", () => {
+    expect(planPipeline("job:\n  <<: text\n  script: x\n", push("master"))).toEqual({
+      ok: false,
+      error: "jobs:job config contains unknown keys: <<",
+    });
+  });
+
   it("let a thousand jobs share one template", () => {
     const jobs = Array.from({ length: 1000 }, (_, i) => `job${i}:\n  <<: *t\n  script: echo ${i}\n`).join("");
     expect(plan(`.t: &t\n  stage: test\n  tags: [a]\n${jobs}`).jobs).toHaveLength(1000);
