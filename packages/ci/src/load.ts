@@ -1,4 +1,5 @@
 import { LineCounter, parseAllDocuments, type Tags } from "yaml";
+import { MAX_NESTING, nestsTooDeep } from "./depth.js";
 import { resolveMergeKeys } from "./merge-keys.js";
 
 /**
@@ -47,6 +48,9 @@ export function loadYaml(text: string): Loaded {
     return { ok: false, error: `.gitlab-ci.yml is too large (more than ${MAX_CONFIG_LENGTH} characters)` };
   }
   try {
+    if (nestsTooDeep(text)) {
+      return { ok: false, error: `.gitlab-ci.yml is nested too deeply (more than ${MAX_NESTING} levels)` };
+    }
     const lineCounter = new LineCounter();
     const parsed = parseAllDocuments(text, {
       version: "1.1",
@@ -73,9 +77,8 @@ export function loadYaml(text: string): Loaded {
       value: resolveMergeKeys(document.toJS({ mapAsMap: true, maxAliasCount: MAX_ALIAS_COUNT })),
     };
   } catch (error) {
-    // The yaml library throws on excessive or unresolved aliases; a stack overflow is a RangeError.
-    const reason = error instanceof RangeError ? "the document is nested too deeply" : messageOf(error);
-    return { ok: false, error: `(<unknown>): ${reason}` };
+    // The yaml library throws on excessive or unresolved aliases.
+    return { ok: false, error: `(<unknown>): ${messageOf(error)}` };
   }
 }
 
