@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "./database.js";
 import { EventStore } from "./stores/events.js";
+import { DeliveryStore } from "./stores/hook-deliveries.js";
 import { HookStore } from "./stores/hooks.js";
 import { InternalIdStore } from "./stores/internal-ids.js";
 import { IssuablePartsStore } from "./stores/issuable-parts.js";
@@ -19,6 +20,7 @@ import { ProtectedBranchStore } from "./stores/protected-branches.js";
 import { SettingsStore } from "./stores/settings.js";
 import { SshKeyStore } from "./stores/ssh-keys.js";
 import { SubscriptionStore } from "./stores/subscriptions.js";
+import { SystemHookStore } from "./stores/system-hooks.js";
 import { TodoStore } from "./stores/todos.js";
 import { PersonalAccessTokenStore } from "./stores/tokens.js";
 import { UploadStore } from "./stores/uploads.js";
@@ -55,6 +57,8 @@ export class Stores {
   readonly subscriptions: SubscriptionStore;
   readonly issuableParts: IssuablePartsStore;
   readonly outbox: OutboxStore;
+  readonly systemHooks: SystemHookStore;
+  readonly deliveries: DeliveryStore;
 
   constructor(readonly db: Kysely<Database>) {
     this.users = new UserStore(db);
@@ -83,6 +87,8 @@ export class Stores {
     this.subscriptions = new SubscriptionStore(db);
     this.issuableParts = new IssuablePartsStore(db);
     this.outbox = new OutboxStore(db);
+    this.systemHooks = new SystemHookStore(db);
+    this.deliveries = new DeliveryStore(db);
   }
 
   /**
