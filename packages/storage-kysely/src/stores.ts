@@ -59,6 +59,7 @@ export class Stores {
   readonly outbox: OutboxStore;
   readonly systemHooks: SystemHookStore;
   readonly deliveries: DeliveryStore;
+  readonly #eventsCommitted = new Set<() => void>();
 
   constructor(readonly db: Kysely<Database>) {
     this.users = new UserStore(db);
@@ -97,11 +98,23 @@ export class Stores {
    */
   async transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return work(this);
-    return this.db.transaction().execute(async (trx) => {
+    let wroteEvents = false;
+    const result = await this.db.transaction().execute(async (trx) => {
       const tx = new Stores(trx);
-      const result = await work(tx);
-      await tx.outbox.flush();
-      return result;
+      const done = await work(tx);
+      wroteEvents = await tx.outbox.flush();
+      return done;
     });
+    if (wroteEvents) for (const listener of this.#eventsCommitted) listener();
+    return result;
+  }
+
+  /**
+   * Calls `listener` after each transaction of these stores that committed outbox events (an
+   * in-process wake-up for their dispatcher, whatever raised them); answers a function that stops it.
+   */
+  afterEventsCommitted(listener: () => void): () => void {
+    this.#eventsCommitted.add(listener);
+    return () => this.#eventsCommitted.delete(listener);
   }
 }

@@ -202,7 +202,13 @@ export class OutboxDispatcher {
       (subscriber) => new SubscriberLoop(this.#runtime, subscriber, this.#options, () => this.#stopped),
     );
     this.#wakeups = (await this.#options.listen?.(() => this.wake())) ?? null;
-    this.#unsubscribe = this.#runtime.events.subscribe(() => this.wake());
+    // Woken by every commit of events in this process: the announced ones, and those that are not.
+    const unannounced = this.#runtime.stores.afterEventsCommitted(() => this.wake());
+    const announced = this.#runtime.events.subscribe(() => this.wake());
+    this.#unsubscribe = () => {
+      unannounced();
+      announced();
+    };
     this.#running = this.#loops.map((loop) => loop.run());
     this.#pruneTimer = setInterval(() => {
       this.#pruning = this.#prune();
