@@ -214,7 +214,12 @@ async function startWorkers(config: Config, log: Logger, runtime: ServiceRuntime
   dispatcher.subscribe(mergeStatusRefresh(runtime));
   dispatcher.subscribe(webhookDeliveries(runtime, () => deliveries.wake()));
   await deliveries.start();
-  await dispatcher.start();
+  try {
+    await dispatcher.start();
+  } catch (error) {
+    await deliveries.stop();
+    throw error;
+  }
   return {
     close: async () => {
       await dispatcher.stop();

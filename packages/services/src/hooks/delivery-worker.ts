@@ -124,13 +124,12 @@ export class DeliveryWorker {
   #sleep(ms: number): Promise<void> {
     if (this.#stopped) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(end, ms);
-      const self = this;
-      function end() {
+      const end = () => {
         clearTimeout(timer);
-        self.#sleeping = null;
+        this.#sleeping = null;
         resolve();
-      }
+      };
+      const timer = setTimeout(end, ms);
       this.#sleeping = end;
     });
   }

@@ -10,7 +10,7 @@ import {
   mergeRequestPayload,
 } from "./payloads/merge-request.js";
 import { notePayload } from "./payloads/note.js";
-import { type CommitFiles, isTagPush, pushPayload } from "./payloads/push.js";
+import { type CommitFiles, isTagPush, NO_FILES, pushPayload } from "./payloads/push.js";
 
 /** What one event sends: its `X-Gitlab-Event`, the project hooks' flag that subscribes to it, and the body. */
 export interface HookMessage {
@@ -70,7 +70,7 @@ async function pushMessage(runtime: ServiceRuntime, event: PushEvent): Promise<H
   let message: string | null = null;
   if (dir !== null) {
     for (const commit of event.commits)
-      files.set(commit.id, await commitFiles(dir, commit.id).catch(() => EMPTY));
+      files.set(commit.id, await commitFiles(dir, commit.id).catch(() => NO_FILES));
     if (isTagPush(event)) {
       const tag = await findTag(dir, event.ref.slice("refs/tags/".length)).catch(() => null);
       const current = tag?.target === event.after ? tag : null;
@@ -92,8 +92,6 @@ async function pushMessage(runtime: ServiceRuntime, event: PushEvent): Promise<H
     ? { eventName: "Tag Push Hook", flag: "tag_push_events", payload }
     : { eventName: "Push Hook", flag: "push_events", payload };
 }
-
-const EMPTY: CommitFiles = { added: [], modified: [], removed: [] };
 
 async function issueMessage(runtime: ServiceRuntime, event: IssueEvent): Promise<HookMessage | null> {
   const issue = await runtime.stores.issues.findById(event.issueId);

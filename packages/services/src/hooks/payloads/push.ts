@@ -26,11 +26,13 @@ export interface PushPayloadSource {
 /** True for a push of a tag (`Tag Push Hook`), false for a branch's (`Push Hook`). */
 export const isTagPush = (event: PushEvent): boolean => event.ref.startsWith("refs/tags/");
 
-const NO_FILES: CommitFiles = { added: [], modified: [], removed: [] };
+/** A commit whose files could not be listed. */
+export const NO_FILES: Readonly<CommitFiles> = Object.freeze({ added: [], modified: [], removed: [] });
 
 /** A commit of the payload (`id, message, timestamp, url, author`, then its files). */
 function hookCommit(commit: PushCommit, files: ReadonlyMap<string, CommitFiles>) {
-  return { ...commit, ...(files.get(commit.id) ?? NO_FILES) };
+  const { added, modified, removed } = files.get(commit.id) ?? NO_FILES;
+  return { ...commit, added, modified, removed };
 }
 
 /**
