@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { checkGitVersion, PushGate } from "@kiln/git";
 import { API_PREFIX, createRestHandler, type RestHandler } from "@kiln/rest-adapter";
 import {
+  DeliveryWorker,
   ensureRootUser,
   finishInterruptedMerges,
   mergeStatusRefresh,
@@ -10,6 +11,7 @@ import {
   reclaimUploadLeftovers,
   ServiceRuntime,
   sealImportUrls,
+  webhookDeliveries,
 } from "@kiln/services";
 import {
   listenForOutbox,
@@ -26,6 +28,7 @@ import { isGitRequest } from "./git-http/route.js";
 import { createHttpServer, type Mount, type MountHandler, under } from "./http-server.js";
 import type { Logger } from "./logger.js";
 import { createUploadsHandler, isUploadRequest } from "./uploads-handler.js";
+import { KILN_VERSION } from "./version.js";
 
 /** A database opened, migrated, and wrapped in the service runtime. */
 export interface Backend {
@@ -167,7 +170,7 @@ async function serveBackend(
   if (merges.finished + merges.dropped + merges.failed.length > 0)
     log.warn(merges, "settled interrupted merges");
   const workers = config.workers ? await startWorkers(config, log, runtime) : null;
-  if (workers) opened.push({ close: () => workers.stop() });
+  if (workers) opened.push(workers);
   log.info({ port, base_url: baseUrl, database: database.dialect, workers: config.workers }, "listening");
   log.flush(); // whoever waits for readiness reads this line now, not at the next periodic flush
 
@@ -183,7 +186,7 @@ async function serveBackend(
       await closed;
       clearInterval(idle);
       clearTimeout(timer);
-      await workers?.stop();
+      await workers?.close();
       await gate.close();
       await housekeeping?.stop();
       await database.close();
@@ -193,17 +196,34 @@ async function serveBackend(
 
 /**
  * Starts the dispatcher of the outbox's events to their durable subscribers (open merge requests
- * checked again whenever a branch they involve moves), woken by other processes' events on
- * PostgreSQL.
+ * checked again whenever a branch they involve moves; webhook deliveries queued), woken by other
+ * processes' events on PostgreSQL, and the worker that sends the webhook deliveries.
  */
-async function startWorkers(config: Config, log: Logger, runtime: ServiceRuntime): Promise<OutboxDispatcher> {
+async function startWorkers(config: Config, log: Logger, runtime: ServiceRuntime): Promise<Closable> {
   const { database } = config;
+  const deliveries = new DeliveryWorker(runtime, {
+    userAgent: `Kiln/${KILN_VERSION}`,
+    releaseClaims: database.kind === "sqlite",
+    onError: (error) => log.error({ err: error }, "the webhook delivery worker failed; retrying"),
+  });
   const dispatcher = new OutboxDispatcher(runtime, {
     ...(database.kind === "postgres" ? { listen: (wake) => listenForOutbox(database.url, wake) } : {}),
     onError: (error, subscriber, event) =>
       log.error({ err: error, subscriber, event: event?.kind }, "an outbox subscriber failed; retrying"),
   });
   dispatcher.subscribe(mergeStatusRefresh(runtime));
-  await dispatcher.start();
-  return dispatcher;
+  dispatcher.subscribe(webhookDeliveries(runtime, () => deliveries.wake()));
+  await deliveries.start();
+  try {
+    await dispatcher.start();
+  } catch (error) {
+    await deliveries.stop();
+    throw error;
+  }
+  return {
+    close: async () => {
+      await dispatcher.stop();
+      await deliveries.stop();
+    },
+  };
 }

@@ -52,6 +52,7 @@ export type NotFoundSubject =
   | "merge_request"
   | "note"
   | "project"
+  | "system_hook"
   | "tag"
   | "target_namespace"
   | "todo"

@@ -99,6 +99,15 @@ describe("isLocalIpLiteral", () => {
     expect(isLocalIpLiteral("example.com")).toBe(false);
   });
 
+  it("counts multicast as local, IPv4 and IPv6, mapped too", () => {
+    expect(isLocalIpLiteral("224.0.0.1")).toBe(true);
+    expect(isLocalIpLiteral("239.255.255.250")).toBe(true);
+    expect(isLocalIpLiteral("::ffff:224.0.0.251")).toBe(true);
+    expect(isLocalIpLiteral("ff02::1")).toBe(true);
+    expect(isLocalIpLiteral("223.255.255.255")).toBe(false);
+    expect(isLocalIpLiteral("240.0.0.1")).toBe(false);
+  });
+
   it("parses IPv6 only in its valid forms", () => {
     expect(parseIpv6("1:2:3:4:5:6:7:8")).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(parseIpv6("fe80::")).toEqual([0xfe80, 0, 0, 0, 0, 0, 0, 0]);

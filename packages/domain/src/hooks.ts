@@ -104,3 +104,52 @@ export function hookUrlProblem(url: string, allowLocal: boolean): string | null 
   if (isLocalIpLiteral(parsed.hostname.replace(/\.$/, ""))) return HOOK_URL_MESSAGES.localNetwork;
   return null;
 }
+
+/** The flags of a system hook: pushes and tag pushes besides the system events, and TLS verification. */
+export const SYSTEM_HOOK_FLAGS = ["push_events", "tag_push_events", "enable_ssl_verification"] as const;
+
+/** An instance-wide hook, managed by administrators: every system event, and pushes when subscribed. */
+export interface SystemHook extends Record<(typeof SYSTEM_HOOK_FLAGS)[number], boolean> {
+  id: number;
+  url: string;
+  created_at: string;
+}
+
+/** A new system hook's flags (GitLab 8.x's `POST /hooks`): pushes, not tag pushes, certificates verified. */
+export const DEFAULT_SYSTEM_HOOK_FLAGS = Object.freeze({
+  push_events: true,
+  tag_push_events: false,
+  enable_ssl_verification: true,
+});
+
+/** Whose hook a delivery goes to. */
+export type HookScope = "project" | "system";
+
+/** Where a delivery stands: waiting (first attempt or a retry), delivered (2xx), or given up. */
+export type DeliveryState = "pending" | "delivered" | "failed";
+
+/** One payload for one hook, and how its last attempt went (the delivery log). */
+export interface HookDelivery {
+  id: number;
+  /** The delivery id receivers see, the same on every attempt. */
+  uuid: string;
+  hook_scope: HookScope;
+  hook_id: number;
+  project_id: number | null;
+  /** `X-Gitlab-Event`. */
+  event_name: string;
+  /** The JSON body sent. */
+  payload: string;
+  state: DeliveryState;
+  attempts: number;
+  next_attempt_at: string | null;
+  url: string | null;
+  request_headers: Record<string, string> | null;
+  response_status: number | null;
+  response_headers: Record<string, string> | null;
+  response_body: string | null;
+  error: string | null;
+  duration_ms: number | null;
+  created_at: string;
+  updated_at: string;
+}

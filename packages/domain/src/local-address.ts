@@ -1,5 +1,5 @@
 /**
- * Which literal IP addresses are "local": loopback, private, link-local, unspecified and the like.
+ * Which literal IP addresses are "local": loopback, private, link-local, multicast, unspecified and the like.
  * Webhooks may not point at them unless the administrator allows it (see `hookUrlProblem`).
  * IPv4 must be a plain dotted quad: URL hosts are checked after the WHATWG URL parser has
  * normalised odd spellings such as `2130706433` or `0x7f.1`.
@@ -14,6 +14,7 @@ const LOCAL_IPV4_RANGES: readonly [string, number][] = [
   ["169.254.0.0", 16], // link-local, cloud metadata endpoints
   ["172.16.0.0", 12], // private
   ["192.168.0.0", 16], // private
+  ["224.0.0.0", 4], // multicast
   ["255.255.255.255", 32], // broadcast
 ];
 
@@ -81,6 +82,7 @@ function isLocalIpv6(groups: number[]): boolean {
   if (first === 0x64 && second === 0xff9b && zeros(2, 6)) return isLocalIpv4(embeddedIpv4(groups));
   if ((first & 0xfe00) === 0xfc00) return true; // unique local fc00::/7
   if ((first & 0xffc0) === 0xfe80) return true; // link-local fe80::/10
+  if ((first & 0xff00) === 0xff00) return true; // multicast ff00::/8
   return (first & 0xffc0) === 0xfec0; // site-local fec0::/10 (deprecated)
 }
 

@@ -53,6 +53,7 @@ const cases: [name: string, build: () => DomainError, status: number, body: unkn
       ["merge_request", "Merge Request"],
       ["note", "Note"],
       ["project", "Project"],
+      ["system_hook", "System hook"],
       ["tag", "Tag"],
       ["target_namespace", "Target Namespace"],
       ["todo", "Todo"],

@@ -57,3 +57,58 @@ export const ProjectHookJson = z.object({
   created_at: Timestamp,
 });
 export type ProjectHookJson = z.infer<typeof ProjectHookJson>;
+
+/** `GET /projects/:id/hooks/:hook_id/deliveries` (Kiln's delivery log). */
+export const ListHookDeliveriesInput = PaginationParams.extend({ id: ProjectRef, hook_id: Id });
+export type ListHookDeliveriesInput = z.infer<typeof ListHookDeliveriesInput>;
+
+/** `POST /hooks`: a system hook (administrators). */
+export const AddSystemHookInput = z.object({
+  url: z.string(),
+  token: HookSettings.token,
+  push_events: z.boolean().optional(),
+  tag_push_events: z.boolean().optional(),
+  enable_ssl_verification: z.boolean().optional(),
+});
+export type AddSystemHookInput = z.infer<typeof AddSystemHookInput>;
+
+/** Routes that name one system hook. */
+export const SystemHookRefInput = z.object({ id: Id });
+export type SystemHookRefInput = z.infer<typeof SystemHookRefInput>;
+
+/** `GET /hooks`. */
+export const ListSystemHooksInput = PaginationParams;
+export type ListSystemHooksInput = z.infer<typeof ListSystemHooksInput>;
+
+/** A system hook, as `/hooks` answers it (never with its token). */
+export const SystemHookJson = z.object({
+  id: Id,
+  url: z.string(),
+  created_at: Timestamp,
+  push_events: z.boolean(),
+  tag_push_events: z.boolean(),
+  enable_ssl_verification: z.boolean(),
+});
+export type SystemHookJson = z.infer<typeof SystemHookJson>;
+
+/** One delivery of the log: what was sent, and how its last attempt went. */
+export const HookDeliveryJson = z.object({
+  id: Id,
+  /** The `X-Kiln-Delivery` header, the same on every attempt. */
+  delivery_id: z.string(),
+  event: z.string(),
+  state: z.enum(["pending", "delivered", "failed"]),
+  url: z.string().nullable(),
+  request_headers: z.record(z.string(), z.string()).nullable(),
+  request_body: z.string(),
+  response_status: z.number().int().nullable(),
+  response_headers: z.record(z.string(), z.string()).nullable(),
+  response_body: z.string().nullable(),
+  error: z.string().nullable(),
+  duration_ms: z.number().int().nullable(),
+  attempts: z.number().int(),
+  next_retry_at: Timestamp.nullable(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type HookDeliveryJson = z.infer<typeof HookDeliveryJson>;

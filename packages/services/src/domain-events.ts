@@ -51,8 +51,36 @@ export interface NoteEvent {
   noteableId: number;
 }
 
-/** Every domain event the services raise. */
-export type DomainEvent = PushEvent | IssueEvent | MergeRequestEvent | NoteEvent;
+/** The events of GitLab 8.x's system hooks (`SystemHooksService`). */
+export type SystemEventName =
+  | "project_create"
+  | "project_destroy"
+  | "project_rename"
+  | "project_transfer"
+  | "user_create"
+  | "user_destroy"
+  | "user_add_to_team"
+  | "user_remove_from_team"
+  | "group_create"
+  | "group_destroy"
+  | "user_add_to_group"
+  | "user_remove_from_group"
+  | "key_create"
+  | "key_destroy";
+
+/**
+ * A change administrators' system hooks hear of. Its payload is built in the change's transaction:
+ * what it describes may be gone (destroyed) by the time it is delivered.
+ */
+export interface SystemEvent {
+  kind: "system";
+  /** The project it concerns; 0 for none (the outbox keys every event by a project). */
+  projectId: number;
+  payload: { event_name: SystemEventName } & Record<string, unknown>;
+}
+
+/** Every domain event the services raise. CI adds `pipeline` and `build` (their hook payloads plug into `hooks/payloads/`). */
+export type DomainEvent = PushEvent | IssueEvent | MergeRequestEvent | NoteEvent | SystemEvent;
 
 /** A consumer of domain events. */
 export type DomainEventListener = (event: DomainEvent) => void | Promise<void>;

@@ -42,11 +42,16 @@ export {
   type MergeRequestEvent,
   type NoteEvent,
   type PushEvent,
+  type SystemEvent,
+  type SystemEventName,
 } from "./domain-events.js";
 export type { GroupDetail } from "./groups/detail.js";
 export { groupMembers } from "./groups/members.operations.js";
 export { groups } from "./groups/operations.js";
+export { DeliveryWorker, type DeliveryWorkerOptions } from "./hooks/delivery-worker.js";
 export { projectHooks } from "./hooks/operations.js";
+export { webhookDeliveries } from "./hooks/subscriber.js";
+export { systemHooks } from "./hooks/system.operations.js";
 export type { IssuableParts, IssueView, MergeRequestView } from "./issuables/views.js";
 export { issues } from "./issues/operations.js";
 export { type LabelView, labels } from "./labels/operations.js";

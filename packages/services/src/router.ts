@@ -3,6 +3,7 @@ import { session } from "./auth/session.operations.js";
 import { groupMembers } from "./groups/members.operations.js";
 import { groups } from "./groups/operations.js";
 import { projectHooks } from "./hooks/operations.js";
+import { systemHooks } from "./hooks/system.operations.js";
 import { issues } from "./issues/operations.js";
 import { labels } from "./labels/operations.js";
 import { mergeRequests } from "./merge-requests/operations.js";
@@ -50,6 +51,7 @@ export const appRouter = router({
   session: router(proceduresOf(session)),
   settings: router(proceduresOf(settings)),
   sshKeys: router(proceduresOf(sshKeys)),
+  systemHooks: router(proceduresOf(systemHooks)),
   tokens: router(proceduresOf(tokens)),
   todos: router(proceduresOf(todos)),
   uploads: router(proceduresOf(uploads)),

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "./database.js";
 import { EventStore } from "./stores/events.js";
+import { DeliveryStore } from "./stores/hook-deliveries.js";
 import { HookStore } from "./stores/hooks.js";
 import { InternalIdStore } from "./stores/internal-ids.js";
 import { IssuablePartsStore } from "./stores/issuable-parts.js";
@@ -19,6 +20,7 @@ import { ProtectedBranchStore } from "./stores/protected-branches.js";
 import { SettingsStore } from "./stores/settings.js";
 import { SshKeyStore } from "./stores/ssh-keys.js";
 import { SubscriptionStore } from "./stores/subscriptions.js";
+import { SystemHookStore } from "./stores/system-hooks.js";
 import { TodoStore } from "./stores/todos.js";
 import { PersonalAccessTokenStore } from "./stores/tokens.js";
 import { UploadStore } from "./stores/uploads.js";
@@ -55,6 +57,9 @@ export class Stores {
   readonly subscriptions: SubscriptionStore;
   readonly issuableParts: IssuablePartsStore;
   readonly outbox: OutboxStore;
+  readonly systemHooks: SystemHookStore;
+  readonly deliveries: DeliveryStore;
+  readonly #eventsCommitted = new Set<() => void>();
 
   constructor(readonly db: Kysely<Database>) {
     this.users = new UserStore(db);
@@ -83,6 +88,8 @@ export class Stores {
     this.subscriptions = new SubscriptionStore(db);
     this.issuableParts = new IssuablePartsStore(db);
     this.outbox = new OutboxStore(db);
+    this.systemHooks = new SystemHookStore(db);
+    this.deliveries = new DeliveryStore(db);
   }
 
   /**
@@ -91,11 +98,23 @@ export class Stores {
    */
   async transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return work(this);
-    return this.db.transaction().execute(async (trx) => {
+    let wroteEvents = false;
+    const result = await this.db.transaction().execute(async (trx) => {
       const tx = new Stores(trx);
-      const result = await work(tx);
-      await tx.outbox.flush();
-      return result;
+      const done = await work(tx);
+      wroteEvents = await tx.outbox.flush();
+      return done;
     });
+    if (wroteEvents) for (const listener of this.#eventsCommitted) listener();
+    return result;
+  }
+
+  /**
+   * Calls `listener` after each transaction of these stores that committed outbox events (an
+   * in-process wake-up for their dispatcher, whatever raised them); answers a function that stops it.
+   */
+  afterEventsCommitted(listener: () => void): () => void {
+    this.#eventsCommitted.add(listener);
+    return () => this.#eventsCommitted.delete(listener);
   }
 }

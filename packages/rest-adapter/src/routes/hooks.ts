@@ -1,5 +1,5 @@
-import { projectHooks } from "@kiln/services";
-import { presentHook } from "../presenters/hooks.js";
+import { projectHooks, systemHooks } from "@kiln/services";
+import { presentDelivery, presentHook, presentSystemHook } from "../presenters/hooks.js";
 import { listRoute, type Route, route } from "../route.js";
 
 /** `/projects/:id/hooks`: a project's webhooks (masters and above). */
@@ -30,4 +30,29 @@ export const hookRoutes: Route[] = [
     operation: projectHooks.remove,
     present: (hook) => (hook ? presentHook(hook) : undefined),
   }),
+  listRoute({
+    method: "GET",
+    path: "/projects/:id/hooks/:hook_id/deliveries",
+    operation: projectHooks.deliveries,
+    present: presentDelivery,
+  }),
+  route({
+    method: "POST",
+    path: "/projects/:id/hooks/:hook_id/test",
+    operation: projectHooks.test,
+    present: presentDelivery,
+  }),
+];
+
+/** `/hooks`: system hooks (administrators). `GET /hooks/:id` sends a test event, as in GitLab 8.x. */
+export const systemHookRoutes: Route[] = [
+  route({
+    method: "GET",
+    path: "/hooks",
+    operation: systemHooks.list,
+    present: (hooks) => hooks.map(presentSystemHook),
+  }),
+  route({ method: "POST", path: "/hooks", operation: systemHooks.add, present: presentSystemHook }),
+  route({ method: "GET", path: "/hooks/:id", operation: systemHooks.test, present: (sample) => sample }),
+  route({ method: "DELETE", path: "/hooks/:id", operation: systemHooks.remove, present: presentSystemHook }),
 ];

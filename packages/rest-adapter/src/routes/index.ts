@@ -3,7 +3,7 @@ import { branchRoutes } from "./branches.js";
 import { commitRoutes } from "./commits.js";
 import { fileRoutes } from "./files.js";
 import { groupRoutes, namespaceRoutes } from "./groups.js";
-import { hookRoutes } from "./hooks.js";
+import { hookRoutes, systemHookRoutes } from "./hooks.js";
 import { issueRoutes } from "./issues.js";
 import { labelRoutes } from "./labels.js";
 import { mergeRequestRoutes } from "./merge-requests.js";
@@ -24,6 +24,7 @@ export const v3Routes: readonly Route[] = [
   ...userRoutes,
   ...projectRoutes,
   ...hookRoutes,
+  ...systemHookRoutes,
   ...mergeRequestRoutes,
   ...issueRoutes,
   ...noteRoutes,

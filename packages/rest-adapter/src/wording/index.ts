@@ -29,6 +29,7 @@ const SUBJECT: Record<NotFoundSubject, string> = {
   merge_request: "Merge Request",
   note: "Note",
   project: "Project",
+  system_hook: "System hook",
   tag: "Tag",
   target_namespace: "Target Namespace",
   todo: "Todo",

@@ -1,6 +1,8 @@
 import { AccessLevel, conflict, forbidden, type Membership, notFound, pageRequest } from "@kiln/domain";
 import { GroupMemberRefInput, ListGroupMembersInput, SetGroupMemberInput } from "@kiln/schemas";
 import { type Member, type Stores, UniqueViolation } from "@kiln/storage-kysely";
+import { recordDomainEvent } from "../domain-events.js";
+import { groupMemberSystemEvent } from "../hooks/payloads/system.js";
 import { mutation, query } from "../operation.js";
 import { requireGroup } from "./access.js";
 
@@ -47,10 +49,18 @@ export const groupMembers = {
   add: mutation("signed_in", SetGroupMemberInput, async (ctx, input) => {
     const { group } = await requireGroup(ctx, input.id, "admin_group_member");
     const { stores } = ctx.runtime;
-    if (!(await stores.users.findById(input.user_id))) throw notFound("user");
-    if (await stores.groupMembers.find(group.id, input.user_id)) throw memberExists();
+    const user = await stores.users.findById(input.user_id);
+    if (!user) throw notFound("user");
+    if (await stores.groupMembers.find(group.id, user.id)) throw memberExists();
     try {
-      await stores.groupMembers.add(group.id, input.user_id, input.access_level as AccessLevel);
+      await stores.transaction(async (tx) => {
+        const joined = await tx.groupMembers.add(group.id, user.id, input.access_level as AccessLevel);
+        const at = { created_at: joined.created_at, updated_at: joined.created_at };
+        await recordDomainEvent(
+          tx,
+          groupMemberSystemEvent("user_add_to_group", group, user, joined.access_level, at),
+        );
+      });
     } catch (error) {
       if (error instanceof UniqueViolation) throw memberExists();
       throw error;
@@ -78,8 +88,17 @@ export const groupMembers = {
     const member = await stores.groupMembers.findMember(group.id, input.user_id);
     if (!member) throw notFound("member");
     await stores.transaction(async (tx) => {
-      await changeableMember(tx, group.id, input.user_id, null);
+      const membership = await changeableMember(tx, group.id, input.user_id, null);
       await tx.groupMembers.remove(group.id, input.user_id);
+      const at = { created_at: membership.created_at, updated_at: new Date().toISOString() };
+      const removed = groupMemberSystemEvent(
+        "user_remove_from_group",
+        group,
+        member.user,
+        membership.access_level,
+        at,
+      );
+      await recordDomainEvent(tx, removed);
     });
     return member;
   }),

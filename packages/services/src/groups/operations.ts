@@ -8,6 +8,7 @@ import {
   mapPage,
   notFound,
   pageRequest,
+  pathWithNamespace,
   Visibility,
   visibilityName,
 } from "@kiln/domain";
@@ -20,6 +21,8 @@ import {
   UpdateGroupInput,
 } from "@kiln/schemas";
 import { type Stores, UniqueViolation } from "@kiln/storage-kysely";
+import { recordDomainEvent } from "../domain-events.js";
+import { groupSystemEvent, projectOwner, projectSystemEvent } from "../hooks/payloads/system.js";
 import { mutation, query } from "../operation.js";
 import { findProject } from "../projects/access.js";
 import { checkNameAndPathFree, checkVisibilityAllowed } from "../projects/create.js";
@@ -96,6 +99,7 @@ export const groups = {
           visibility_level: visibility,
         });
         await tx.groupMembers.add(created.id, creator.id, AccessLevel.OWNER);
+        await recordDomainEvent(tx, groupSystemEvent("group_create", created, creator));
         return created;
       }),
     );
@@ -135,6 +139,7 @@ export const groups = {
     const projectIds = await ctx.runtime.stores.transaction(async (tx) => {
       const ids = await tx.projects.idsInNamespace(group.id);
       if (!(await tx.namespaces.deleteGroup(group.id))) throw notFound("group");
+      await recordDomainEvent(tx, groupSystemEvent("group_destroy", group, null));
       return ids;
     });
     for (const projectId of projectIds) await removeProjectFiles(ctx.runtime, projectId);
@@ -157,11 +162,21 @@ export const groups = {
     try {
       const owner = await stores.transaction(async (tx) => {
         await checkNameAndPathFree(tx, group.id, project.name, project.path, project.id);
-        await tx.projects.update(project.id, {
+        const moved = await tx.projects.update(project.id, {
           namespace_id: group.id,
           visibility_level: Math.min(project.visibility_level, group.visibility_level) as Visibility,
         });
         await tx.shares.remove(project.id, group.id);
+        if (moved && from) {
+          const transferred = projectSystemEvent(
+            "project_transfer",
+            moved,
+            group,
+            projectOwner(group, null),
+            pathWithNamespace(from, project),
+          );
+          await recordDomainEvent(tx, transferred);
+        }
         return from ? countPersonalProject(tx, from, -1) : null;
       });
       if (owner !== null) ctx.runtime.userChanged(owner);

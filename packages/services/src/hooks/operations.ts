@@ -1,24 +1,15 @@
+import { DEFAULT_HOOK_FLAGS, HOOK_FLAGS, type HookFlags, notFound, pageRequest } from "@kiln/domain";
 import {
-  DEFAULT_HOOK_FLAGS,
-  HOOK_FLAGS,
-  type HookFlags,
-  hookUrlProblem,
-  invalid,
-  notFound,
-  pageRequest,
-} from "@kiln/domain";
-import { AddHookInput, EditHookInput, HookRefInput, ListHooksInput } from "@kiln/schemas";
-import type { Context } from "../context.js";
+  AddHookInput,
+  EditHookInput,
+  HookRefInput,
+  ListHookDeliveriesInput,
+  ListHooksInput,
+} from "@kiln/schemas";
 import { mutation, query } from "../operation.js";
 import { requireProject } from "../projects/access.js";
-
-/** The URL if hooks may point at it under the current settings; a 400 on `url` otherwise. */
-async function checkedUrl(ctx: Context, url: string): Promise<string> {
-  const { allow_local_requests_from_hooks } = await ctx.runtime.settings();
-  const problem = hookUrlProblem(url, allow_local_requests_from_hooks);
-  if (problem) throw invalid({ url: [problem] });
-  return url;
-}
+import { checkedUrl, sealedToken } from "./hook-input.js";
+import { queueTestPush } from "./test-delivery.js";
 
 /** The flags a request sets (`wiki_events` is GitLab 8.x's parameter name for `wiki_page_events`). */
 function requestedFlags(input: AddHookInput): Partial<HookFlags> {
@@ -31,12 +22,6 @@ function requestedFlags(input: AddHookInput): Partial<HookFlags> {
     flags.wiki_page_events = input.wiki_events;
   }
   return flags;
-}
-
-/** The token as stored: sealed, null to remove it (an empty token), undefined to keep it. */
-function sealedToken(ctx: Context, token: string | undefined): string | null | undefined {
-  if (token === undefined) return undefined;
-  return token === "" ? null : ctx.runtime.secrets.seal(token);
 }
 
 /**
@@ -84,6 +69,25 @@ export const projectHooks = {
     });
     if (!updated) throw notFound("hook");
     return updated;
+  }),
+
+  /** The hook's delivery log, newest first: what was sent and how its last attempt went. */
+  deliveries: query("signed_in", ListHookDeliveriesInput, async (ctx, input) => {
+    const { project } = await requireProject(ctx, input.id, "admin_hooks");
+    if (!(await ctx.runtime.stores.hooks.find(project.id, input.hook_id))) throw notFound("hook");
+    return ctx.runtime.stores.deliveries.listForHook("project", input.hook_id, pageRequest(input));
+  }),
+
+  /**
+   * Queues a push of the default branch's last commit to the hook (GitLab's "Test hook"), sent
+   * like any delivery and logged; answers the delivery, pending.
+   */
+  test: mutation("signed_in", HookRefInput, async (ctx, input) => {
+    const { project } = await requireProject(ctx, input.id, "admin_hooks");
+    const hook = await ctx.runtime.stores.hooks.find(project.id, input.hook_id);
+    if (!hook) throw notFound("hook");
+    const target = { scope: "project" as const, id: hook.id, projectId: project.id };
+    return queueTestPush(ctx.runtime, target, project.default_branch, ctx.actor.user);
   }),
 
   /** Deletes a hook; idempotent: the hook if it existed, else null. */

@@ -7,9 +7,10 @@ export interface OutboxSubscriber {
   readonly name: string;
   /**
    * Handles one event; a rejection makes the dispatcher try it again later (and the events after
-   * it wait). Called at least once per event, so it must bear being called again.
+   * it wait). Called at least once per event, so it must bear being called again: `eventId`, the
+   * event's id in the outbox, is the same on every call and may key what the handling writes.
    */
-  handle(event: DomainEvent): Promise<void>;
+  handle(event: DomainEvent, eventId: number): Promise<void>;
   /**
    * The kinds of events it handles (default: all). The others pass by without a call, and the
    * position is saved past them at most once per poll interval rather than on every commit: a
@@ -137,7 +138,7 @@ class SubscriberLoop {
           const event = domainEventOf(row);
           if (this.#handles(event)) {
             try {
-              await this.subscriber.handle(event);
+              await this.subscriber.handle(event, row.id);
             } catch (error) {
               this.options.onError?.(error, name, event);
               pass = "failed";
@@ -201,7 +202,13 @@ export class OutboxDispatcher {
       (subscriber) => new SubscriberLoop(this.#runtime, subscriber, this.#options, () => this.#stopped),
     );
     this.#wakeups = (await this.#options.listen?.(() => this.wake())) ?? null;
-    this.#unsubscribe = this.#runtime.events.subscribe(() => this.wake());
+    // Woken by every commit of events in this process: the announced ones, and those that are not.
+    const unannounced = this.#runtime.stores.afterEventsCommitted(() => this.wake());
+    const announced = this.#runtime.events.subscribe(() => this.wake());
+    this.#unsubscribe = () => {
+      unannounced();
+      announced();
+    };
     this.#running = this.#loops.map((loop) => loop.run());
     this.#pruneTimer = setInterval(() => {
       this.#pruning = this.#prune();

@@ -21,7 +21,9 @@ import {
 import type { CreateProjectInput } from "@kiln/schemas";
 import { ForeignKeyViolation, type Stores, UniqueViolation } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
+import { recordDomainEvent } from "../domain-events.js";
 import { recordEvent } from "../events.js";
+import { namespaceOwner, projectSystemEvent } from "../hooks/payloads/system.js";
 import { generateToken, tokenDigest } from "../security/tokens.js";
 import { createRepository } from "./new-repository.js";
 import { countPersonalProject } from "./owner-count.js";
@@ -197,6 +199,13 @@ export async function insertProject(ctx: Context, plan: NewProjectPlan): Promise
       if (plan.forkOf) await tx.forks.link(project.id, plan.forkOf.id);
       await recordEvent(tx, { projectId: project.id, authorId: actorId, action: EventAction.CREATED });
       owner = await countPersonalProject(tx, plan.namespace, 1);
+      const created = projectSystemEvent(
+        "project_create",
+        project,
+        plan.namespace,
+        await namespaceOwner(tx, plan.namespace),
+      );
+      await recordDomainEvent(tx, created);
       return project;
     });
     if (owner !== null) runtime.userChanged(owner);

@@ -2,7 +2,9 @@ import { type AccessLevel, EventAction, invalid, notFound, pageRequest } from "@
 import { ListMembersInput, MAX_PROJECT_MEMBER_LEVEL, MemberRefInput, SetMemberInput } from "@kiln/schemas";
 import type { Member } from "@kiln/storage-kysely";
 import { UniqueViolation } from "@kiln/storage-kysely";
+import { recordDomainEvent } from "../domain-events.js";
 import { recordEvent } from "../events.js";
+import { teamSystemEvent } from "../hooks/payloads/system.js";
 import { mutation, query } from "../operation.js";
 import { requireProject } from "./access.js";
 
@@ -28,16 +30,20 @@ export const projectMembers = {
 
   /** Adds a member; an existing membership is left as it is (the v3 call is idempotent). */
   add: mutation("signed_in", SetMemberInput, async (ctx, input) => {
-    const { project } = await requireProject(ctx, input.id, "admin_project_member");
+    const { project, namespace } = await requireProject(ctx, input.id, "admin_project_member");
     checkProjectLevel(input.access_level as AccessLevel);
     const { stores } = ctx.runtime;
-    if (!(await stores.users.findById(input.user_id))) throw notFound("user");
+    const user = await stores.users.findById(input.user_id);
+    if (!user) throw notFound("user");
     const existing = await stores.projectMembers.findMember(project.id, input.user_id);
     if (existing) return existing;
     try {
       await stores.transaction(async (tx) => {
-        await tx.projectMembers.add(project.id, input.user_id, input.access_level as AccessLevel);
-        await recordEvent(tx, { projectId: project.id, authorId: input.user_id, action: EventAction.JOINED });
+        const joined = await tx.projectMembers.add(project.id, user.id, input.access_level as AccessLevel);
+        await recordEvent(tx, { projectId: project.id, authorId: user.id, action: EventAction.JOINED });
+        const at = { created_at: joined.created_at, updated_at: joined.created_at };
+        const added = teamSystemEvent("user_add_to_team", project, namespace, user, joined.access_level, at);
+        await recordDomainEvent(tx, added);
       });
     } catch (error) {
       if (!(error instanceof UniqueViolation)) throw error; // added meanwhile: same outcome
@@ -64,7 +70,7 @@ export const projectMembers = {
    */
   remove: mutation("signed_in", MemberRefInput, async (ctx, input) => {
     const leaving = input.user_id === ctx.actor.user.id;
-    const { project } = await requireProject(
+    const { project, namespace } = await requireProject(
       ctx,
       input.id,
       leaving ? "read_project" : "admin_project_member",
@@ -73,8 +79,19 @@ export const projectMembers = {
     const member = await stores.projectMembers.findMember(project.id, input.user_id);
     if (!member) return null;
     await stores.transaction(async (tx) => {
-      await tx.projectMembers.remove(project.id, input.user_id);
+      if (!(await tx.projectMembers.remove(project.id, input.user_id))) return;
       await recordEvent(tx, { projectId: project.id, authorId: input.user_id, action: EventAction.LEFT });
+      const { user, membership } = member;
+      const at = { created_at: membership.created_at, updated_at: new Date().toISOString() };
+      const removed = teamSystemEvent(
+        "user_remove_from_team",
+        project,
+        namespace,
+        user,
+        membership.access_level,
+        at,
+      );
+      await recordDomainEvent(tx, removed);
     });
     return member;
   }),

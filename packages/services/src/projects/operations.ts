@@ -1,4 +1,4 @@
-import { forbidden, notFound, notModified, pageRequest, type User } from "@kiln/domain";
+import { forbidden, notFound, notModified, pageRequest, pathWithNamespace, type User } from "@kiln/domain";
 import {
   CreateProjectForUserInput,
   CreateProjectInput,
@@ -9,6 +9,8 @@ import {
   UpdateProjectInput,
 } from "@kiln/schemas";
 import type { Context } from "../context.js";
+import { recordDomainEvent } from "../domain-events.js";
+import { namespaceOwner, projectSystemEvent } from "../hooks/payloads/system.js";
 import { mutation, query, type SignedInContext } from "../operation.js";
 import { acceptedDefaultBranch, moveHead } from "../repositories/default-branch.js";
 import { removeProjectFiles } from "../storage-files.js";
@@ -129,13 +131,21 @@ export const projects = {
     }
     await checkNameAndPathFree(ctx.runtime.stores, namespace.id, name, path, project.id);
     const defaultBranch = await acceptedDefaultBranch(ctx.runtime, project, default_branch);
-    const updated = await ctx.runtime.stores.projects.update(project.id, {
-      name,
-      path,
-      description,
-      default_branch: defaultBranch,
-      visibility_level: visibility,
-      ...featureFlags(settings),
+    const updated = await ctx.runtime.stores.transaction(async (tx) => {
+      const changed = await tx.projects.update(project.id, {
+        name,
+        path,
+        description,
+        default_branch: defaultBranch,
+        visibility_level: visibility,
+        ...featureFlags(settings),
+      });
+      if (changed && changed.path !== project.path) {
+        const owner = await namespaceOwner(tx, namespace);
+        const oldPath = pathWithNamespace(namespace, project);
+        await recordDomainEvent(tx, projectSystemEvent("project_rename", changed, namespace, owner, oldPath));
+      }
+      return changed;
     });
     if (!updated) throw notFound("project");
     if (defaultBranch !== undefined) await moveHead(ctx.runtime, updated, defaultBranch);
@@ -151,6 +161,13 @@ export const projects = {
     const { project, namespace } = await requireProject(ctx, input.id, "remove_project");
     const owner = await ctx.runtime.stores.transaction(async (tx) => {
       if (!(await tx.projects.delete(project.id))) throw notFound("project");
+      const destroyed = projectSystemEvent(
+        "project_destroy",
+        project,
+        namespace,
+        await namespaceOwner(tx, namespace),
+      );
+      await recordDomainEvent(tx, destroyed);
       return countPersonalProject(tx, namespace, -1);
     });
     if (owner !== null) ctx.runtime.userChanged(owner);

@@ -2,6 +2,8 @@ import { invalid, notFound, type SshKey } from "@kiln/domain";
 import { AddSshKeyInput, NoInput, SshKeyIdInput, UserIdInput } from "@kiln/schemas";
 import type { Stores } from "@kiln/storage-kysely";
 import { UniqueViolation } from "@kiln/storage-kysely";
+import { recordDomainEvent } from "../domain-events.js";
+import { keySystemEvent } from "../hooks/payloads/system.js";
 import { mutation, query } from "../operation.js";
 import { parseSshKey } from "../security/ssh-keys.js";
 
@@ -11,16 +13,29 @@ async function addKey(stores: Stores, userId: number, input: AddSshKeyInput): Pr
   const taken = invalid({ fingerprint: ["has already been taken"] });
   if (await stores.sshKeys.fingerprintTaken(parsed.fingerprint)) throw taken;
   try {
-    return await stores.sshKeys.create({ user_id: userId, title: input.title, ...parsed });
+    return await stores.transaction(async (tx) => {
+      const key = await tx.sshKeys.create({ user_id: userId, title: input.title, ...parsed });
+      await recordKeyEvent(tx, "key_create", key);
+      return key;
+    });
   } catch (error) {
     throw error instanceof UniqueViolation ? taken : error;
   }
 }
 
 async function removeKey(stores: Stores, userId: number, keyId: number): Promise<SshKey> {
-  const key = await stores.sshKeys.findForUser(userId, keyId);
-  if (!key || !(await stores.sshKeys.delete(userId, keyId))) throw notFound("key");
-  return key;
+  return stores.transaction(async (tx) => {
+    const key = await tx.sshKeys.findForUser(userId, keyId);
+    if (!key || !(await tx.sshKeys.delete(userId, keyId))) throw notFound("key");
+    await recordKeyEvent(tx, "key_destroy", key);
+    return key;
+  });
+}
+
+/** The system hooks' event of a key added or removed, in the transaction `tx` of that change. */
+async function recordKeyEvent(tx: Stores, name: "key_create" | "key_destroy", key: SshKey): Promise<void> {
+  const owner = await tx.users.findById(key.user_id);
+  if (owner) await recordDomainEvent(tx, keySystemEvent(name, key, owner));
 }
 
 async function userExists(stores: Stores, id: number): Promise<void> {

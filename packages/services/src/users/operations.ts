@@ -10,6 +10,8 @@ import {
 import { CreateUserInput, ListUsersInput, NoInput, UpdateUserInput, UserIdInput } from "@kiln/schemas";
 import { type Stores, UniqueViolation, type UserPatch } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
+import { recordDomainEvent } from "../domain-events.js";
+import { userSystemEvent } from "../hooks/payloads/system.js";
 import { mutation, query } from "../operation.js";
 import { generateToken, tokenDigest } from "../security/tokens.js";
 import { removeProjectFiles } from "../storage-files.js";
@@ -138,6 +140,7 @@ export const users = {
           private_token_sealed: runtime.secrets.seal(privateToken),
         });
         await tx.namespaces.createForUser(user.id, user.username, user.name);
+        await recordDomainEvent(tx, userSystemEvent("user_create", user));
         return user;
       })
       .catch((error: unknown) => asTaken(runtime.stores, error, input));
@@ -180,6 +183,7 @@ export const users = {
       const namespace = await tx.namespaces.findForUser(user.id);
       const ids = namespace ? await tx.projects.idsInNamespace(namespace.id) : [];
       if (!(await tx.users.delete(user.id))) throw notFound("user");
+      await recordDomainEvent(tx, userSystemEvent("user_destroy", user));
       return ids;
     });
     runtime.userChanged(user.id);

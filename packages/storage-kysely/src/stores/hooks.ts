@@ -1,4 +1,11 @@
-import { HOOK_FLAGS, type HookFlags, type Page, type PageRequest, type ProjectHook } from "@kiln/domain";
+import {
+  HOOK_FLAGS,
+  type HookFlag,
+  type HookFlags,
+  type Page,
+  type PageRequest,
+  type ProjectHook,
+} from "@kiln/domain";
 import type { Kysely } from "kysely";
 import type { Database } from "../database.js";
 import { flag, now, paginate, withBooleans } from "../queries.js";
@@ -73,6 +80,29 @@ export class HookStore {
       .orderBy("id");
     const { rows, total } = await paginate(this.db, query, page, "exact");
     return { items: rows.map(toHook), page: page.page, perPage: page.perPage, total };
+  }
+
+  /** True when the project has a hook. */
+  async anyForProject(projectId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom("project_hooks")
+      .select("id")
+      .where("project_id", "=", projectId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The project's hooks subscribed to `flag`'s kind of event, oldest first. */
+  async subscribed(projectId: number, flag: HookFlag): Promise<ProjectHook[]> {
+    const rows = await this.db
+      .selectFrom("project_hooks")
+      .select(HOOK_COLUMNS)
+      .where("project_id", "=", projectId)
+      .where(flag, "=", 1)
+      .orderBy("id")
+      .execute();
+    return rows.map(toHook);
   }
 
   /** Applies a patch to a hook of a project; undefined when there is no such hook. */

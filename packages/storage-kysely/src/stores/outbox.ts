@@ -60,10 +60,14 @@ export class OutboxStore {
     await this.db.transaction().execute((trx) => writeEvents(trx, [event]));
   }
 
-  /** Writes the events appended in this transaction; `Stores.transaction` calls it just before committing. */
-  async flush(): Promise<void> {
+  /**
+   * Writes the events appended in this transaction; `Stores.transaction` calls it just before
+   * committing. Answers whether there were any.
+   */
+  async flush(): Promise<boolean> {
     const events = this.#pending.splice(0);
     if (events.length > 0) await writeEvents(this.db, events);
+    return events.length > 0;
   }
 
   /** Up to `limit` events with ids above `position`, oldest first. */
