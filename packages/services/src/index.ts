@@ -65,6 +65,7 @@ export {
   type OutboxSubscriber,
   type Wakeups,
 } from "./outbox/dispatcher.js";
+export * from "./presenters/index.js";
 export { importUrlOf, sealImportUrls } from "./projects/import-urls.js";
 export { projectLinks } from "./projects/links.operations.js";
 export { projectMembers } from "./projects/members.operations.js";
