@@ -71,6 +71,7 @@ export { projectLinks } from "./projects/links.operations.js";
 export { projectMembers } from "./projects/members.operations.js";
 export { projects } from "./projects/operations.js";
 export type { ProjectView } from "./projects/views.js";
+export { type PublicRouter, publicRouter } from "./public-router.js";
 export { type BranchView, repositoryBranches } from "./repositories/branches.operations.js";
 export {
   type RepositoryCommit,
@@ -108,6 +109,7 @@ export { uploadTempDir } from "./storage-files.js";
 export { todos } from "./todos/operations.js";
 export { type TodoTargetView, type TodoView, todoView, todoViews } from "./todos/views.js";
 export { tokens } from "./tokens/operations.js";
+export { trpcErrorOf } from "./trpc.js";
 export { LEFTOVER_AGE_MS, type ReclaimedUploads, reclaimUploadLeftovers } from "./uploads/leftovers.js";
 export { attachmentLimitBytes, type LocatedUpload, uploads } from "./uploads/operations.js";
 export { type UserView, users } from "./users/operations.js";
