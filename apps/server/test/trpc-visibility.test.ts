@@ -81,6 +81,11 @@ onEachDatabase("tRPC shows what v3 shows, to each role", (ctx) => {
       { v3: `/projects/${id}/issues`, procedure: "issues.list", input: { id }, paged: true },
       { v3: `/projects/${id}/merge_requests`, procedure: "mergeRequests.list", input: { id }, paged: true },
       { v3: `/projects/${id}/merge_requests/${mergeRequest.id}`, procedure: "mergeRequests.get", input: ref },
+      {
+        v3: `/projects/${id}/merge_requests/${mergeRequest.id}/changes`,
+        procedure: "mergeRequests.changes",
+        input: ref,
+      },
     ];
   });
 

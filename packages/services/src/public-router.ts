@@ -1,6 +1,7 @@
 import { mapPage, nextPageOf, type Page } from "@kiln/domain";
 import {
   IssueJson,
+  MergeRequestChangesJson,
   MergeRequestJson,
   type PageJson,
   ProjectJson,
@@ -16,6 +17,7 @@ import {
   type PresentContext,
   presentIssue,
   presentMergeRequest,
+  presentMergeRequestChanges,
   presentProject,
   presentTodo,
   presentUserPublic,
@@ -77,6 +79,12 @@ export const publicRouter = router({
     list: presentedProcedure(mergeRequests.list, MergeRequestPage, page(presentMergeRequest)),
     /** One merge request, its `merge_status` checked first (`GET …/merge_requests/:id`). */
     get: presentedProcedure(mergeRequests.get, MergeRequestJson, one(presentMergeRequest)),
+    /** One merge request with the diff of each file it changes (`GET …/changes`). */
+    changes: presentedProcedure(
+      mergeRequests.changes,
+      MergeRequestChangesJson,
+      one(presentMergeRequestChanges),
+    ),
     /** Accepts (merges) a merge request, refused when the source moved past `sha` (`PUT …/merge`). */
     accept: presentedProcedure(mergeRequests.accept, MergeRequestJson, one(presentMergeRequest)),
   }),

@@ -7,6 +7,7 @@ export {
   presentMergeRequest,
   presentMilestone,
 } from "./issuables.js";
+export { presentDiff, presentMergeRequestChanges } from "./merge-requests.js";
 export type { PresentContext } from "./present-context.js";
 export { presentBasicProject, presentNamespace, presentProject } from "./projects.js";
 export { presentTodo } from "./todos.js";
