@@ -1,6 +1,7 @@
 import { mapPage, nextPageOf, type Page } from "@kiln/domain";
 import {
   IssueJson,
+  LiveEventsInput,
   MergeRequestChangesJson,
   MergeRequestJson,
   type PageJson,
@@ -12,6 +13,7 @@ import {
 } from "@kiln/schemas";
 import type { Context } from "./context.js";
 import { issues } from "./issues/operations.js";
+import { liveStream } from "./live/stream.js";
 import { mergeRequests } from "./merge-requests/operations.js";
 import {
   type PresentContext,
@@ -24,7 +26,7 @@ import {
 } from "./presenters/index.js";
 import { projects } from "./projects/operations.js";
 import { todos } from "./todos/operations.js";
-import { presentedProcedure, router } from "./trpc.js";
+import { presentedProcedure, router, signedInSubscription } from "./trpc.js";
 import { users } from "./users/operations.js";
 
 /** What the presenters need of a call's context: the server's public URL and the caller. */
@@ -101,6 +103,13 @@ export const publicRouter = router({
     mine: presentedProcedure(issues.listMine, IssuePage, page(presentIssue)),
     /** A project's issues (`GET /projects/:id/issues`). */
     list: presentedProcedure(issues.listForProject, IssuePage, page(presentIssue)),
+  }),
+  live: router({
+    /**
+     * The caller's live stream (server-sent events): changes to merge requests they opened or are
+     * assigned to and may read, resumable with `lastEventId`.
+     */
+    events: signedInSubscription(LiveEventsInput, liveStream),
   }),
 });
 
