@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { checkGitVersion, PushGate } from "@kiln/git";
@@ -11,6 +12,7 @@ import {
   reclaimUploadLeftovers,
   ServiceRuntime,
   sealImportUrls,
+  startLiveHub,
   webhookDeliveries,
 } from "@kiln/services";
 import {
@@ -27,6 +29,7 @@ import { startGitHousekeeping } from "./git-http/housekeeping.js";
 import { isGitRequest } from "./git-http/route.js";
 import { createHttpServer, type Mount, type MountHandler, under } from "./http-server.js";
 import type { Logger } from "./logger.js";
+import { createTrpcHandler, TRPC_PREFIX } from "./trpc-handler.js";
 import { createUploadsHandler, isUploadRequest } from "./uploads-handler.js";
 import { KILN_VERSION } from "./version.js";
 
@@ -71,19 +74,22 @@ export async function openBackend(config: Config): Promise<Backend> {
 /** The handlers of the server's surfaces, as {@link mountTable} mounts them. */
 export interface Surfaces {
   api: MountHandler;
+  trpc: MountHandler;
   uploads: MountHandler;
   git: MountHandler;
 }
 
 /**
- * The front door's table, first match wins: the REST API v3 under `/api/v3`; reads of uploads
+ * The front door's table, first match wins: the REST API v3 under `/api/v3`; the services'
+ * public tRPC router under `/api/trpc`; reads of uploads
  * (`GET` and `HEAD` of `/<namespace>/<project>/uploads/<secret>/<file name>`); git's smart HTTP
- * (`GET …/info/refs`, `POST …/git-upload-pack|git-receive-pack`). A new surface (`/api/trpc`,
- * `/ci/api/v1`, `/oauth`, web pages) is one more row; one that claims paths these take goes first.
+ * (`GET …/info/refs`, `POST …/git-upload-pack|git-receive-pack`). A new surface (`/ci/api/v1`,
+ * `/oauth`, web pages) is one more row; one that claims paths these take goes first.
  */
 export function mountTable(surfaces: Surfaces): Mount[] {
   return [
     { name: "api_v3", matches: under(API_PREFIX), handler: surfaces.api },
+    { name: "trpc", matches: under(TRPC_PREFIX), handler: surfaces.trpc },
     { name: "uploads", matches: isUploadRequest, handler: surfaces.uploads },
     { name: "git", matches: isGitRequest, handler: surfaces.git },
   ];
@@ -145,8 +151,19 @@ async function serveBackend(
   const gate = new PushGate({ runtimeDir });
   const housekeeping = await startGitHousekeeping(runtime, log, runtimeDir);
   if (housekeeping) opened.push({ close: () => housekeeping.stop() });
+  // The live streams' reader of the outbox, woken by other processes' events on PostgreSQL.
+  const { database: databaseConfig } = config;
+  const live = startLiveHub(
+    runtime,
+    databaseConfig.kind === "postgres" ? { listen: (wake) => listenForOutbox(databaseConfig.url, wake) } : {},
+  );
+  await live.ready;
+  opened.push({ close: () => live.stop() });
+  const logInternalError = (error: unknown, req: IncomingMessage) =>
+    log.error({ err: error, method: req.method, path: req.url?.split("?")[0] }, "internal error");
   const mounts = mountTable({
     api: (req, res) => (api as RestHandler)(req, res),
+    trpc: createTrpcHandler({ runtime, onInternalError: logInternalError }),
     uploads: createUploadsHandler(runtime),
     git: createGitHttpHandler({ runtime, gate, log }),
   });
@@ -159,12 +176,7 @@ async function serveBackend(
   const port = (server.address() as AddressInfo).port;
   const baseUrl = config.baseUrl ?? `http://localhost:${port}`;
   runtime.baseUrl = baseUrl;
-  api = createRestHandler({
-    runtime,
-    baseUrl,
-    onInternalError: (error, req) =>
-      log.error({ err: error, method: req.method, path: req.url?.split("?")[0] }, "internal error"),
-  });
+  api = createRestHandler({ runtime, baseUrl, onInternalError: logInternalError });
   // Merges a crash cut short between moving their target branch and recording it (push data needs the base URL).
   const merges = await finishInterruptedMerges(runtime);
   if (merges.finished + merges.dropped + merges.failed.length > 0)
@@ -179,6 +191,8 @@ async function serveBackend(
     baseUrl,
     stop: async (graceMs = 10_000) => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Live streams end now, so that their connections close with the others.
+      const streamsEnded = live.stop();
       // Keep-alive connections become idle as their last response ends: close them as they do.
       const idle = setInterval(() => server.closeIdleConnections(), 50);
       server.closeIdleConnections();
@@ -186,6 +200,7 @@ async function serveBackend(
       await closed;
       clearInterval(idle);
       clearTimeout(timer);
+      await streamsEnded;
       await workers?.close();
       await gate.close();
       await housekeeping?.stop();

@@ -23,8 +23,12 @@ let origin: string;
 
 beforeAll(async () => {
   const mounts: Mount[] = [
-    ...mountTable({ api: answering("api_v3"), uploads: answering("uploads"), git: answering("git") }),
-    { name: "trpc", matches: under("/api/trpc"), handler: answering("trpc") },
+    ...mountTable({
+      api: answering("api_v3"),
+      trpc: answering("trpc"),
+      uploads: answering("uploads"),
+      git: answering("git"),
+    }),
     {
       name: "throws",
       matches: under("/throws"),
@@ -61,7 +65,7 @@ async function servedBy(method: string, path: string): Promise<string | number> 
 }
 
 describe("the front door's mount table", () => {
-  it("gives an added mount its paths and leaves every other surface its own", async () => {
+  it("gives each mount its paths, tRPC's beside the API's", async () => {
     const cases: [string, string, string | number][] = [
       ["GET", "/api/trpc", "trpc"],
       ["POST", "/api/trpc/issues.list?batch=1", "trpc"],

@@ -35,6 +35,16 @@ export interface Page<T> {
   total: number | null;
 }
 
+/**
+ * The number of the page after this one, or null on the last: from the total when it is known,
+ * else a full page is taken to have a successor (the next one may then be empty).
+ */
+export function nextPageOf(page: Page<unknown>): number | null {
+  const hasNext =
+    page.total === null ? page.items.length === page.perPage : page.page * page.perPage < page.total;
+  return hasNext ? page.page + 1 : null;
+}
+
 /** The same page with its items transformed. */
 export function mapPage<T, U>(page: Page<T>, fn: (item: T) => U): Page<U> {
   return { ...page, items: page.items.map(fn) };

@@ -1,7 +1,13 @@
 import { IncomingMessage } from "node:http";
 import { Socket } from "node:net";
 import { describe, expect, it } from "vitest";
-import { API_CREDENTIALS, GIT_CREDENTIALS, readCredentials, UPLOAD_CREDENTIALS } from "./credentials.js";
+import {
+  API_CREDENTIALS,
+  GIT_CREDENTIALS,
+  readCredentials,
+  TRPC_CREDENTIALS,
+  UPLOAD_CREDENTIALS,
+} from "./credentials.js";
 import { formPairs, paramsFromPairs } from "./request/params.js";
 
 function request(url: string, headers: Record<string, string> = {}): IncomingMessage {
@@ -42,6 +48,33 @@ describe("the API's credentials", () => {
     expect(read("/user", { authorization: basic("root:password123") })).toBeNull();
     expect(read("/user", { authorization: "Bearer abc" })).toBeNull();
     expect(read("/user?access_token=abc")).toBeNull();
+  });
+});
+
+describe("tRPC's credentials", () => {
+  const read = (url: string, headers?: Record<string, string>) =>
+    readCredentials(request(url, headers), TRPC_CREDENTIALS);
+
+  it("reads the PRIVATE-TOKEN header, else an Authorization: Bearer token", () => {
+    expect(read("/api/trpc/users.me", { "private-token": "a" })).toEqual(token("a", "private_token_header"));
+    expect(read("/api/trpc/users.me", { authorization: "Bearer abc.DEF-1_2~3+4/5==" })).toEqual(
+      token("abc.DEF-1_2~3+4/5==", "authorization_bearer"),
+    );
+    expect(read("/api/trpc/users.me", { authorization: "bearer  abc " })).toEqual(
+      token("abc", "authorization_bearer"),
+    );
+    expect(read("/api/trpc/users.me", { "private-token": "a", authorization: "Bearer b" })).toEqual(
+      token("a", "private_token_header"),
+    );
+  });
+
+  it("finds a Bearer header without a token unreadable, and ignores other schemes and parameters", () => {
+    expect(read("/api/trpc/users.me", { authorization: "Bearer" })).toEqual(unreadable);
+    expect(read("/api/trpc/users.me", { authorization: "Bearer a b" })).toEqual(unreadable);
+    expect(read("/api/trpc/users.me", { authorization: basic("root:password123") })).toBeNull();
+    // Tokens in URLs end up in logs and histories: tRPC takes none.
+    expect(read("/api/trpc/users.me?private_token=a")).toBeNull();
+    expect(read("/api/trpc/users.me?access_token=a")).toBeNull();
   });
 });
 

@@ -14,29 +14,37 @@ export interface CredentialRules {
    *   (a JSON number, `private_token[]=…`) is unreadable, never looked up as something else;
    * - `query`: the first `private_token` of the query string, taken as it is (a page or file
    *   outside the API, whose body is never read);
+   * - `header`: the header alone (tRPC, whose parameters are its own);
    * - null: no token at all, neither parameter nor header.
    */
-  privateToken: "params" | "query" | null;
+  privateToken: "params" | "query" | "header" | null;
   /**
    * Whether `Authorization: Basic` is read, where the password may also be a token. Git clients
    * send nothing else; the API never read it (GitLab 8.x's neither).
    */
   basic: boolean;
+  /**
+   * Whether `Authorization: Bearer <token>` is read, after the `PRIVATE-TOKEN` header. The token is
+   * a private token or personal access token today; OAuth access tokens will arrive the same way
+   * and be told apart by `identifyActor`, not here.
+   */
+  bearer: boolean;
 }
 
 /** `/api/v3`: the `private_token` parameter or the `PRIVATE-TOKEN` header; `sudo` on top is the API's. */
-export const API_CREDENTIALS: CredentialRules = { privateToken: "params", basic: false };
+export const API_CREDENTIALS: CredentialRules = { privateToken: "params", basic: false, bearer: false };
 /** Uploads served outside the API: `?private_token=` or the `PRIVATE-TOKEN` header; no sudo. */
-export const UPLOAD_CREDENTIALS: CredentialRules = { privateToken: "query", basic: false };
+export const UPLOAD_CREDENTIALS: CredentialRules = { privateToken: "query", basic: false, bearer: false };
 /** Git over smart HTTP: HTTP Basic only. */
-export const GIT_CREDENTIALS: CredentialRules = { privateToken: null, basic: true };
+export const GIT_CREDENTIALS: CredentialRules = { privateToken: null, basic: true, bearer: false };
+/** `/api/trpc`: the `PRIVATE-TOKEN` header, else `Authorization: Bearer`; no parameter, no sudo. */
+export const TRPC_CREDENTIALS: CredentialRules = { privateToken: "header", basic: false, bearer: true };
 
 /**
  * The credentials a request carries under `rules`, or null when it carries none (the caller is
  * anonymous, which each surface accepts or refuses). `params` are the API's merged parameters,
- * needed for `privateToken: "params"`. OAuth bearer tokens (`Authorization: Bearer`,
- * `access_token`) are not read yet: no surface takes them, so a request carrying only one is
- * anonymous; they become one more option here when the services issue them.
+ * needed for `privateToken: "params"`. Where `bearer` is off (v3, uploads, git), a request carrying
+ * only `Authorization: Bearer` is anonymous, as the `access_token` parameter is everywhere.
  */
 export function readCredentials(
   req: IncomingMessage,
@@ -44,8 +52,7 @@ export function readCredentials(
   params?: Params,
 ): Credentials | null {
   if (rules.privateToken !== null) {
-    const param =
-      rules.privateToken === "params" ? params?.["private_token"] : queryParam(req.url, "private_token");
+    const param = tokenParam(req, rules.privateToken, params);
     if (param !== undefined) {
       if (typeof param !== "string") return { kind: "unreadable" };
       return { kind: "token", token: param, via: "private_token_param" };
@@ -53,7 +60,33 @@ export function readCredentials(
     const header = headerValue(req, "private-token");
     if (header !== undefined) return { kind: "token", token: header, via: "private_token_header" };
   }
-  return rules.basic ? basicCredentials(headerValue(req, "authorization")) : null;
+  const authorization = headerValue(req, "authorization");
+  if (rules.bearer) {
+    const bearer = bearerCredentials(authorization);
+    if (bearer !== null) return bearer;
+  }
+  return rules.basic ? basicCredentials(authorization) : null;
+}
+
+/** The `private_token` parameter where `rule` reads one, or undefined. */
+function tokenParam(
+  req: IncomingMessage,
+  rule: "params" | "query" | "header",
+  params: Params | undefined,
+): unknown {
+  if (rule === "params") return params?.["private_token"];
+  return rule === "query" ? queryParam(req.url, "private_token") : undefined;
+}
+
+/**
+ * The token of an `Authorization: Bearer …` header (RFC 6750's token68): null when there is none
+ * or another scheme is used, unreadable when the scheme is Bearer but its token is not one.
+ */
+function bearerCredentials(header: string | undefined): Credentials | null {
+  if (header === undefined || !/^Bearer(\s|$)/i.test(header)) return null;
+  const match = /^Bearer[ \t]+([A-Za-z0-9._~+/-]+=*)[ \t]*$/i.exec(header);
+  if (!match) return { kind: "unreadable" };
+  return { kind: "token", token: match[1] as string, via: "authorization_bearer" };
 }
 
 /** A header's value; Node joins a repeated one with `, ` (only `set-cookie` comes as an array). */

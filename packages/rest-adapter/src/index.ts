@@ -16,12 +16,13 @@ export {
   type CredentialRules,
   GIT_CREDENTIALS,
   readCredentials,
+  TRPC_CREDENTIALS,
   UPLOAD_CREDENTIALS,
 } from "./credentials.js";
 export { errorReply } from "./errors.js";
 export { API_PREFIX, createRestHandler, type RestHandler, type RestOptions, type Served } from "./handler.js";
 export { paginationHeaders } from "./pagination.js";
-export { drainBeforeAnswer } from "./request/body.js";
+export { DEFAULT_BODY_LIMIT, drainBeforeAnswer } from "./request/body.js";
 export type { Method, PresentContext, RawBody, Reply, Route } from "./route.js";
 export { v3Routes } from "./routes/index.js";
 export { gitRefusalMessage } from "./wording/git.js";

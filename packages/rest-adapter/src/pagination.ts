@@ -1,4 +1,4 @@
-import type { Page } from "@kiln/domain";
+import { nextPageOf, type Page } from "@kiln/domain";
 
 /** Parameters never echoed into `Link` URLs: they are secrets. */
 const SECRET_PARAMS = new Set(["private_token", "access_token"]);
@@ -18,7 +18,7 @@ export function paginationHeaders(
   const { perPage, total } = page;
   const current = page.page;
   const totalPages = total === null ? null : Math.ceil(total / perPage);
-  const hasNext = totalPages === null ? page.items.length === perPage : current < totalPages;
+  const hasNext = nextPageOf(page) !== null;
   const kept = query.filter(([name]) => name !== "page" && name !== "per_page" && !SECRET_PARAMS.has(name));
   const link = (target: number, rel: string) => {
     const pairs: [string, string][] = [...kept, ["page", String(target)], ["per_page", String(perPage)]];

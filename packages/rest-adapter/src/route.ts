@@ -1,14 +1,15 @@
 import type { Readable } from "node:stream";
 import type { Page } from "@kiln/domain";
-import { type Actor, type Context, invoke, type Operation, type ServiceRuntime } from "@kiln/services";
+import {
+  type Context,
+  invoke,
+  type Operation,
+  type PresentContext,
+  type ServiceRuntime,
+} from "@kiln/services";
 import { z } from "zod";
 
-/** What every presenter may use: where the server lives and who is asking. */
-export interface PresentContext {
-  /** `KILN_BASE_URL` without a trailing slash. */
-  baseUrl: string;
-  actor: Actor | null;
-}
+export type { PresentContext };
 
 /** The HTTP methods of the v3 API. */
 export type Method = "GET" | "POST" | "PUT" | "DELETE";

@@ -37,6 +37,22 @@ export const ListMergeRequestsInput = PaginationParams.extend({
 });
 export type ListMergeRequestsInput = z.infer<typeof ListMergeRequestsInput>;
 
+/** Whose merge requests a user's list holds: those they opened, or those assigned to them. */
+export const MergeRequestScope = z.enum(["created_by_me", "assigned_to_me"]);
+export type MergeRequestScope = z.infer<typeof MergeRequestScope>;
+
+/**
+ * The caller's merge requests across the projects whose merge requests they may read (no v3
+ * route: GitLab 9's `GET /merge_requests`, served over tRPC): opened by them unless `scope` says
+ * assigned, all states unless asked, newest first.
+ */
+export const ListMyMergeRequestsInput = PaginationParams.extend({
+  scope: MergeRequestScope.default("created_by_me"),
+  state: MergeRequestStateFilter.default("all"),
+  ...IssuableOrderParams,
+});
+export type ListMyMergeRequestsInput = z.infer<typeof ListMyMergeRequestsInput>;
+
 /**
  * Routes that name one merge request (get, delete, commits, changes, cancel merge when build
  * succeeds, subscription, todo): `merge_request_id` is its global `id`, not its `iid`, and the

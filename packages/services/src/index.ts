@@ -55,6 +55,7 @@ export { systemHooks } from "./hooks/system.operations.js";
 export type { IssuableParts, IssueView, MergeRequestView } from "./issuables/views.js";
 export { issues } from "./issues/operations.js";
 export { type LabelView, labels } from "./labels/operations.js";
+export { LiveHub, type LiveHubOptions, startLiveHub } from "./live/hub.js";
 export { finishInterruptedMerges, type InterruptedMerges } from "./merge-requests/finish.js";
 export { mergeRequests } from "./merge-requests/operations.js";
 export type { MergeRequestChanges } from "./merge-requests/reads.js";
@@ -70,11 +71,13 @@ export {
   type OutboxSubscriber,
   type Wakeups,
 } from "./outbox/dispatcher.js";
+export * from "./presenters/index.js";
 export { importUrlOf, sealImportUrls } from "./projects/import-urls.js";
 export { projectLinks } from "./projects/links.operations.js";
 export { projectMembers } from "./projects/members.operations.js";
 export { projects } from "./projects/operations.js";
 export type { ProjectView } from "./projects/views.js";
+export { type PublicRouter, publicRouter } from "./public-router.js";
 export { type BranchView, repositoryBranches } from "./repositories/branches.operations.js";
 export {
   type RepositoryCommit,
@@ -112,6 +115,7 @@ export { uploadTempDir } from "./storage-files.js";
 export { todos } from "./todos/operations.js";
 export { type TodoTargetView, type TodoView, todoView, todoViews } from "./todos/views.js";
 export { tokens } from "./tokens/operations.js";
+export { trpcErrorOf } from "./trpc.js";
 export { LEFTOVER_AGE_MS, type ReclaimedUploads, reclaimUploadLeftovers } from "./uploads/leftovers.js";
 export { attachmentLimitBytes, type LocatedUpload, uploads } from "./uploads/operations.js";
 export { type UserView, users } from "./users/operations.js";

@@ -2,18 +2,26 @@ import type { Failure } from "@kiln/domain";
 import type { inferRouterError } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { describe, expect, expectTypeOf, it } from "vitest";
+import { z } from "zod";
 import { forEachDialect } from "./__tests__/harness.js";
 import { actorOf } from "./auth/credentials.js";
 import type { Context } from "./context.js";
+import { query } from "./operation.js";
 import { type AppRouter, appRouter } from "./router.js";
+import { presentedProcedure, router } from "./trpc.js";
 
 /** Runs a query over tRPC's own HTTP adapter, as a tRPC client would; answers the JSON. */
-async function queryOverHttp(context: Context, path: string, input: unknown): Promise<unknown> {
+async function queryOverHttp(
+  context: Context,
+  path: string,
+  input: unknown,
+  served: typeof appRouter | ReturnType<typeof router> = appRouter,
+): Promise<unknown> {
   const url = `http://kiln.test/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`;
   const res = await fetchRequestHandler({
     endpoint: "/trpc",
     req: new Request(url),
-    router: appRouter,
+    router: served,
     createContext: () => context,
   });
   return res.json();
@@ -52,6 +60,22 @@ describe("tRPC errors", () => {
       expect(body.error.data).toMatchObject({ code: "BAD_REQUEST", failure: null });
       // No stack trace reaches a client, whatever NODE_ENV is (tests run outside production).
       expect(body.error.data).not.toHaveProperty("stack");
+    });
+  });
+
+  forEachDialect((h) => {
+    it("answer a bug (here an answer its output schema refuses) with no detail of it", async () => {
+      const leaky = query("anyone", z.object({}), () => ({ password_digest: "$argon2id$secret" }));
+      const served = router({
+        leaky: presentedProcedure(leaky, z.object({ name: z.string() }), (row) => row as never),
+      });
+      const context = { runtime: h().runtime, actor: null, system: false } as const;
+      const body = (await queryOverHttp(context, "leaky", {}, served)) as {
+        error: { message: string; data: { code: string } };
+      };
+      expect(body.error.message).toBe("Internal server error");
+      expect(body.error.data.code).toBe("INTERNAL_SERVER_ERROR");
+      expect(JSON.stringify(body)).not.toMatch(/argon2|password|name/);
     });
   });
 });

@@ -1,10 +1,11 @@
 import type { CommitDetailJson, CommitJson, CompareJson, DiffJson, TreeObjectJson } from "@kiln/schemas";
-import type {
-  RepositoryCommit,
-  RepositoryCommitDetail,
-  RepositoryComparison,
-  RepositoryDiff,
-  RepositoryTreeEntry,
+import {
+  presentDiff,
+  type RepositoryCommit,
+  type RepositoryCommitDetail,
+  type RepositoryComparison,
+  type RepositoryDiff,
+  type RepositoryTreeEntry,
 } from "@kiln/services";
 
 /** GitLab 8.x's stand-in title for a commit whose message is blank. */
@@ -48,20 +49,6 @@ export function presentCommitDetail(commit: RepositoryCommitDetail): CommitDetai
     authored_date: commit.authored_date,
     stats: commit.stats,
     status: null,
-  };
-}
-
-/** GitLab's RepoDiff, fields in the order its Compare entity exposes them. */
-export function presentDiff(diff: RepositoryDiff): DiffJson {
-  return {
-    old_path: diff.old_path,
-    new_path: diff.new_path,
-    a_mode: diff.a_mode,
-    b_mode: diff.b_mode,
-    diff: diff.diff,
-    new_file: diff.new_file,
-    renamed_file: diff.renamed_file,
-    deleted_file: diff.deleted_file,
   };
 }
 

@@ -3,22 +3,26 @@ import type { ServiceRuntime } from "../runtime.js";
 import { type BasicCredentials, identifyCredentials } from "./basic-credentials.js";
 import { type Identity, identifyToken } from "./identify.js";
 
-/** Where a request carried a private token or personal access token. */
-export type TokenCarrier = "private_token_param" | "private_token_header";
+/**
+ * Where a request carried a private token or personal access token. `authorization_bearer` will
+ * also carry OAuth access tokens, looked up as such by {@link identifyActor} first.
+ */
+export type TokenCarrier = "private_token_param" | "private_token_header" | "authorization_bearer";
 
 /**
  * What a request carried to say who sends it, as its transport read it (the transport knows
  * headers and parameters; this is all the services need of them).
  *
- * - `token`: a private token or a personal access token, from the `private_token` parameter or
- *   the `PRIVATE-TOKEN` header.
+ * - `token`: a private token or a personal access token, from the `private_token` parameter, the
+ *   `PRIVATE-TOKEN` header or (tRPC) `Authorization: Bearer`.
  * - `basic`: HTTP Basic credentials (git over HTTP), a password or a token as the password.
  * - `unreadable`: credentials were sent but cannot be read (a Basic header that does not decode,
  *   a `private_token` that is not a string); they name nobody, as wrong ones do.
  *
  * The kinds still to come plug in here, each as one more member and one more case of
- * {@link identifyActor}: an OAuth bearer token (`Authorization: Bearer`, the `access_token`
- * parameter) as `oauth_bearer`, whose actor carries the scopes the token was granted; a web
+ * {@link identifyActor}: an OAuth bearer token (`Authorization: Bearer`, read today as a `token`
+ * via `authorization_bearer`; the `access_token` parameter) as `oauth_bearer`, whose actor
+ * carries the scopes the token was granted; a web
  * session as `session_cookie`; a runner's and a build's token (`/ci/api/v1`) as `runner_token`
  * and `build_token`. Until a kind is here, no transport reads it, and a request carrying only
  * that is anonymous.

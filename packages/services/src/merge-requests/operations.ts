@@ -5,6 +5,7 @@ import {
   ClosesIssuesInput,
   CreateMergeRequestInput,
   ListMergeRequestsInput,
+  ListMyMergeRequestsInput,
   MergeRequestRefInput,
   UpdateMergeRequestInput,
 } from "@kiln/schemas";
@@ -19,6 +20,7 @@ import { settleMergeRequest } from "./finish.js";
 import {
   closedIssues,
   listMergeRequests,
+  listMyMergeRequests,
   type MergeRequestChanges,
   mergeRequestChanges,
   mergeRequestCommits,
@@ -66,6 +68,13 @@ export const mergeRequests = {
     "signed_in",
     ListMergeRequestsInput,
     (ctx, input): Promise<Page<MergeRequestView>> => listMergeRequests(ctx, input),
+  ),
+
+  /** The caller's merge requests across projects: opened by them, or assigned to them (`scope`). */
+  listMine: query(
+    "signed_in",
+    ListMyMergeRequestsInput,
+    (ctx, input): Promise<Page<MergeRequestView>> => listMyMergeRequests(ctx, input),
   ),
 
   /** One merge request, its `merge_status` computed first when it is still unchecked. */

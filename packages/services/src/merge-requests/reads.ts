@@ -3,10 +3,11 @@ import {
   MERGE_REQUEST_STATE_FILTERS,
   type MergeRequest,
   type Page,
+  PROJECT_ABILITY_LEVELS,
   pageRequest,
 } from "@kiln/domain";
 import { commitsBetween, diffBetween, GitError, type RawCommit, type RepoDiff } from "@kiln/git";
-import type { ClosesIssuesInput, ListMergeRequestsInput } from "@kiln/schemas";
+import type { ClosesIssuesInput, ListMergeRequestsInput, ListMyMergeRequestsInput } from "@kiln/schemas";
 import { type MergeRequestAccess, mayReadIssue } from "../issuables/access.js";
 import { type IssueView, issueViews, type MergeRequestView, mergeRequestViews } from "../issuables/views.js";
 import type { SignedInContext } from "../operation.js";
@@ -32,6 +33,32 @@ export async function listMergeRequests(
   const page = await ctx.runtime.stores.mergeRequests.list(
     { kind: "project", projectId: access.project.id },
     { states: MERGE_REQUEST_STATE_FILTERS[input.state], iids: input.iid },
+    { by: input.order_by, direction: input.sort },
+    pageRequest(input),
+  );
+  return { ...page, items: await mergeRequestViews(ctx, page.items) };
+}
+
+/**
+ * The caller's merge requests (opened by them, or assigned to them) in every project whose merge
+ * requests they may read: public and internal ones (internal unless external), private ones where
+ * they are a reporter or above, as {@link listMergeRequests} decides per project. Administrators:
+ * every project.
+ */
+export async function listMyMergeRequests(
+  ctx: SignedInContext,
+  input: ListMyMergeRequestsInput,
+): Promise<Page<MergeRequestView>> {
+  const { user } = ctx.actor;
+  const reader = { userId: user.id, external: user.external };
+  const page = await ctx.runtime.stores.mergeRequests.list(
+    user.is_admin
+      ? { kind: "all" }
+      : { kind: "readable", reader, minLevel: PROJECT_ABILITY_LEVELS.read_merge_request },
+    {
+      states: MERGE_REQUEST_STATE_FILTERS[input.state],
+      ...(input.scope === "created_by_me" ? { authorId: user.id } : { assigneeId: user.id }),
+    },
     { by: input.order_by, direction: input.sort },
     pageRequest(input),
   );

@@ -32,8 +32,11 @@ export function rowState(row: { state: StoredIssuableState; reopened: number }):
 export type IssuableScope =
   | { kind: "project"; projectId: number }
   | { kind: "projects"; projectIds: readonly number[] }
-  /** Every project the reader may read (see {@link readableProjectIds}). */
-  | { kind: "readable"; reader: ProjectReader }
+  /**
+   * Every project the reader may read (see {@link readableProjectIds}); with `minLevel`, private
+   * ones only where they are a member at that level or above (merge requests: reporters).
+   */
+  | { kind: "readable"; reader: ProjectReader; minLevel?: number }
   /** Every project: for administrators. */
   | { kind: "all" };
 
@@ -127,7 +130,9 @@ export async function issuableConditions(
       conditions.push(sql<SqlBool>`${column("project_id")} in (${sql.join([...new Set(scope.projectIds)])})`);
       break;
     case "readable":
-      conditions.push(sql<SqlBool>`${column("project_id")} in ${readableProjectIds(db, scope.reader)}`);
+      conditions.push(
+        sql<SqlBool>`${column("project_id")} in ${readableProjectIds(db, scope.reader, scope.minLevel)}`,
+      );
       break;
     case "all":
       break;
