@@ -11,6 +11,7 @@ import {
   reclaimUploadLeftovers,
   ServiceRuntime,
   sealImportUrls,
+  startLiveHub,
 } from "@kiln/services";
 import {
   listenForOutbox,
@@ -147,6 +148,14 @@ async function serveBackend(
   const gate = new PushGate({ runtimeDir });
   const housekeeping = await startGitHousekeeping(runtime, log, runtimeDir);
   if (housekeeping) opened.push({ close: () => housekeeping.stop() });
+  // The live streams' reader of the outbox, woken by other processes' events on PostgreSQL.
+  const { database: databaseConfig } = config;
+  const live = startLiveHub(
+    runtime,
+    databaseConfig.kind === "postgres" ? { listen: (wake) => listenForOutbox(databaseConfig.url, wake) } : {},
+  );
+  await live.ready;
+  opened.push({ close: () => live.stop() });
   const logInternalError = (error: unknown, req: IncomingMessage) =>
     log.error({ err: error, method: req.method, path: req.url?.split("?")[0] }, "internal error");
   const mounts = mountTable({
@@ -179,6 +188,8 @@ async function serveBackend(
     baseUrl,
     stop: async (graceMs = 10_000) => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Live streams end now, so that their connections close with the others.
+      const streamsEnded = live.stop();
       // Keep-alive connections become idle as their last response ends: close them as they do.
       const idle = setInterval(() => server.closeIdleConnections(), 50);
       server.closeIdleConnections();
@@ -186,6 +197,7 @@ async function serveBackend(
       await closed;
       clearInterval(idle);
       clearTimeout(timer);
+      await streamsEnded;
       await workers?.stop();
       await gate.close();
       await housekeeping?.stop();

@@ -1,5 +1,12 @@
 import type { PublicRouter } from "@kiln/services";
-import { createTRPCClient, httpBatchLink, type TRPCClient } from "@trpc/client";
+import {
+  createTRPCClient,
+  httpBatchLink,
+  httpSubscriptionLink,
+  splitLink,
+  type TRPCClient,
+} from "@trpc/client";
+import { EventSource } from "eventsource";
 import { type CertificateAuthority, type Fetch, fetchTrusting } from "./transport.js";
 
 /** Where the server serves tRPC, under its base URL. */
@@ -31,7 +38,7 @@ export type KilnClient = TRPCClient<PublicRouter>;
 
 /**
  * A client of a Kiln instance's tRPC API. Calls made together (in the same tick) go in one HTTP
- * request; a failed call rejects with tRPC's `TRPCClientError`, whose `data.failure` is the
+ * request; `live.events` is a stream of server-sent events (`subscribe`); a failed call rejects with tRPC's `TRPCClientError`, whose `data.failure` is the
  * domain failure (see `failureOf` and `attempt` for it as a value).
  *
  * @example
@@ -42,15 +49,27 @@ export type KilnClient = TRPCClient<PublicRouter>;
  * ```
  */
 export function createKilnClient(options: KilnClientOptions): KilnClient {
-  const fetch = options.fetch ?? (options.ca === undefined ? undefined : fetchTrusting(options.ca));
+  const fetch = options.fetch ?? (options.ca === undefined ? globalThis.fetch : fetchTrusting(options.ca));
+  const url = `${options.url.replace(/\/+$/, "")}${TRPC_PATH}`;
+  const authorization = `Bearer ${options.token}`;
+  // EventSource sends no headers of its own: the token goes with each of its requests here.
+  const streamFetch: Fetch = (input, init) =>
+    fetch(input, {
+      ...init,
+      headers: { ...(init?.headers as Record<string, string>), Authorization: authorization },
+    });
   return createTRPCClient<PublicRouter>({
     links: [
-      httpBatchLink({
-        url: `${options.url.replace(/\/+$/, "")}${TRPC_PATH}`,
-        headers: { Authorization: `Bearer ${options.token}` },
-        maxItems: MAX_BATCH_ITEMS,
-        maxURLLength: MAX_URL_LENGTH,
-        ...(fetch ? { fetch: fetch as LinkFetch } : {}),
+      splitLink({
+        condition: (op) => op.type === "subscription",
+        true: httpSubscriptionLink({ url, EventSource, eventSourceOptions: { fetch: streamFetch } }),
+        false: httpBatchLink({
+          url,
+          headers: { Authorization: authorization },
+          maxItems: MAX_BATCH_ITEMS,
+          maxURLLength: MAX_URL_LENGTH,
+          fetch: fetch as LinkFetch,
+        }),
       }),
     ],
   });

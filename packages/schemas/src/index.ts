@@ -9,6 +9,7 @@ export * from "./hooks.js";
 export * from "./issuables.js";
 export * from "./issues.js";
 export * from "./labels.js";
+export * from "./live.js";
 export * from "./merge-requests.js";
 export * from "./milestones.js";
 export * from "./notes.js";

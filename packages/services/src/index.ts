@@ -50,6 +50,7 @@ export { projectHooks } from "./hooks/operations.js";
 export type { IssuableParts, IssueView, MergeRequestView } from "./issuables/views.js";
 export { issues } from "./issues/operations.js";
 export { type LabelView, labels } from "./labels/operations.js";
+export { LiveHub, type LiveHubOptions, startLiveHub } from "./live/hub.js";
 export { finishInterruptedMerges, type InterruptedMerges } from "./merge-requests/finish.js";
 export { mergeRequests } from "./merge-requests/operations.js";
 export type { MergeRequestChanges } from "./merge-requests/reads.js";

@@ -2,6 +2,7 @@ import { mapPage, nextPageOf, type Page } from "@kiln/domain";
 import {
   BlobContentJson,
   IssueJson,
+  LiveEventsInput,
   MergeRequestChangesJson,
   MergeRequestJson,
   type PageJson,
@@ -13,6 +14,7 @@ import {
 } from "@kiln/schemas";
 import type { Context } from "./context.js";
 import { issues } from "./issues/operations.js";
+import { liveStream } from "./live/stream.js";
 import { mergeRequests } from "./merge-requests/operations.js";
 import {
   type PresentContext,
@@ -26,7 +28,7 @@ import {
 import { projects } from "./projects/operations.js";
 import { repository } from "./repositories/operations.js";
 import { todos } from "./todos/operations.js";
-import { presentedProcedure, router } from "./trpc.js";
+import { presentedProcedure, router, signedInSubscription } from "./trpc.js";
 import { users } from "./users/operations.js";
 
 /** What the presenters need of a call's context: the server's public URL and the caller. */
@@ -112,6 +114,13 @@ export const publicRouter = router({
     mine: presentedProcedure(issues.listMine, IssuePage, page(presentIssue)),
     /** A project's issues (`GET /projects/:id/issues`). */
     list: presentedProcedure(issues.listForProject, IssuePage, page(presentIssue)),
+  }),
+  live: router({
+    /**
+     * The caller's live stream (server-sent events): changes to merge requests they opened or are
+     * assigned to and may read, resumable with `lastEventId`.
+     */
+    events: signedInSubscription(LiveEventsInput, liveStream),
   }),
 });
 

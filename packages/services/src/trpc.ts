@@ -1,8 +1,14 @@
 import { DomainError, type ErrorKind, type Failure } from "@kiln/domain";
-import { initTRPC, TRPCError, type TRPCMutationProcedure, type TRPCQueryProcedure } from "@trpc/server";
+import {
+  initTRPC,
+  TRPCError,
+  type TRPCMutationProcedure,
+  type TRPCQueryProcedure,
+  tracked,
+} from "@trpc/server";
 import type { z } from "zod";
 import type { Context } from "./context.js";
-import { type Access, invoke, type Operation } from "./operation.js";
+import { type Access, checkAccess, invoke, type Operation, type SignedInContext } from "./operation.js";
 
 /**
  * tRPC clients get a domain failure's kind and facts, typed, in `shape.data.failure` (null for
@@ -11,6 +17,9 @@ import { type Access, invoke, type Operation } from "./operation.js";
 const t = initTRPC.context<Context>().create({
   // Never a stack trace in an answer, whatever NODE_ENV says (tRPC's default follows it).
   isDev: false,
+  // Subscriptions over server-sent events: a comment every 15 s keeps proxies from closing an
+  // idle stream, and tells clients to reconnect (with their last event id) after 35 s of silence.
+  sse: { ping: { enabled: true, intervalMs: 15_000 }, client: { reconnectAfterInactivityMs: 35_000 } },
   errorFormatter: ({ shape, error }) => ({
     ...shape,
     // A bug's message may name internals (a column, a schema's path): clients get none of it.
@@ -110,4 +119,29 @@ export function presentedProcedure<Op extends AnyOperation, O extends z.ZodType>
   const base = t.procedure.input(operation.input).output(output as z.ZodType);
   const procedure = operation.kind === "query" ? base.query(resolve) : base.mutation(resolve);
   return procedure as unknown as PresentedProcedureOf<Op, O>;
+}
+
+/**
+ * A subscription for signed-in callers (server-sent events over HTTP): `stream` yields events with
+ * their ids, sent as the SSE `id` so that a client that reconnects names the last one it got
+ * (`lastEventId` in the input). An anonymous caller is refused as every signed-in operation is.
+ */
+export function signedInSubscription<S extends z.ZodType, T>(
+  input: S,
+  stream: (
+    ctx: SignedInContext,
+    input: z.output<S>,
+    signal: AbortSignal | undefined,
+  ) => AsyncIterable<{ id: number; event: T }>,
+) {
+  return t.procedure.input(input).subscription(async function* ({ ctx, input: value, signal }) {
+    try {
+      checkAccess("signed_in", ctx);
+    } catch (error) {
+      throw DomainError.is(error) ? trpcErrorOf(error) : error;
+    }
+    for await (const { id, event } of stream(ctx as SignedInContext, value as z.output<S>, signal)) {
+      yield tracked(String(id), event);
+    }
+  });
 }

@@ -40,6 +40,14 @@ describeStores("outbox store", (ctx) => {
     expect(await ctx.stores.outbox.after(rows[0]?.id ?? 0, 1)).toEqual([rows[1]]);
   });
 
+  it("tells the newest event's id", async () => {
+    const before = await ctx.stores.outbox.latestId();
+    await ctx.stores.outbox.append(event(1, "newest"));
+    const [row] = await ctx.stores.outbox.after(before, 10);
+    expect(row).toBeDefined();
+    expect(await ctx.stores.outbox.latestId()).toBe(row?.id);
+  });
+
   it("keeps a position per subscriber, from 0, moved forward only by the work done while claimed", async () => {
     expect(await ctx.stores.outbox.whileClaimed("hooks", async () => 1)).toBe(false);
     await ctx.stores.outbox.register("hooks");

@@ -77,6 +77,15 @@ export class OutboxStore {
       .execute();
   }
 
+  /** The id of the newest event kept, or 0 when there is none. */
+  async latestId(): Promise<number> {
+    const row = await this.db
+      .selectFrom("outbox_events")
+      .select((eb) => eb.fn.max("id").as("id"))
+      .executeTakeFirst();
+    return Number(row?.id ?? 0);
+  }
+
   /** Gives a subscriber its position row (at 0: every event still kept) unless it has one. */
   async register(subscriber: string): Promise<void> {
     await this.db

@@ -1,0 +1,202 @@
+import { createKilnClient, type KilnClient } from "@kiln/client";
+import type { LiveEventJson, MergeRequestJson, ProjectJson } from "@kiln/schemas";
+import {
+  call,
+  createUser,
+  type KilnProcess,
+  postgresUnavailable,
+  repositoryPath,
+  seedRepository,
+  signInAsRoot,
+  type TestUser,
+} from "@kiln/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commitTo, eventually, openMergeRequest } from "./merge-requests-support.js";
+import { onEachDatabase, type Served, start } from "./support.js";
+
+/** What a subscription received, in order, and how to end it. */
+interface Received {
+  events: { id: string; event: LiveEventJson }[];
+  errors: unknown[];
+  /** Settles once the stream is open: what is committed after that reaches it. */
+  started: Promise<void>;
+  stop(): void;
+}
+
+function subscribe(kiln: KilnClient, lastEventId?: string): Received {
+  const events: Received["events"] = [];
+  const errors: unknown[] = [];
+  let opened = () => {};
+  const started = new Promise<void>((resolve) => {
+    opened = resolve;
+  });
+  const subscription = kiln.live.events.subscribe(lastEventId ? { lastEventId } : undefined, {
+    onStarted: () => opened(),
+    onData: ({ id, data }) => events.push({ id, event: data }),
+    onError: (error) => {
+      errors.push(error);
+      opened();
+    },
+  });
+  return { events, errors, started, stop: () => subscription.unsubscribe() };
+}
+
+/** A user with a private project and a merge request of their own in it. */
+interface Owner {
+  user: TestUser;
+  project: ProjectJson;
+  mergeRequest: MergeRequestJson;
+  kiln: KilnClient;
+}
+
+async function owner(served: Served, name: string): Promise<Owner> {
+  const user = await createUser(served.server, served.root, name);
+  const created = await served.api<ProjectJson>({
+    method: "POST",
+    path: "/projects",
+    token: user.token,
+    json: { name: `${name}-app`, visibility_level: 0 },
+  });
+  expect(created.status).toBe(201);
+  const project = created.body;
+  seedRepository(served.server, project.id, [{ message: "Initial\n", files: { "a.txt": "a\n" } }]);
+  commitTo(repositoryPath(served.server, project.id), "topic", { "a.txt": "b\n" }, { from: "master" });
+  const opened = await openMergeRequest(served, project.id, user, {
+    source_branch: "topic",
+    target_branch: "master",
+    title: `${name}'s change`,
+  });
+  expect(opened.status).toBe(200);
+  const kiln = createKilnClient({ url: served.server.url, token: user.token });
+  return { user, project, mergeRequest: opened.body, kiln };
+}
+
+async function retitle(served: Served, who: Owner, title: string): Promise<void> {
+  const res = await served.api({
+    method: "PUT",
+    path: `/projects/${who.project.id}/merge_requests/${who.mergeRequest.id}`,
+    token: who.user.token,
+    json: { title },
+  });
+  expect(res.status).toBe(200);
+}
+
+onEachDatabase("the live stream", (ctx) => {
+  let alice: Owner;
+  let bob: Owner;
+  beforeAll(async () => {
+    alice = await owner(ctx(), "live-alice");
+    bob = await owner(ctx(), "live-bob");
+  });
+
+  it("tells each user of their own merge requests' changes, never of another's private project", async () => {
+    const alices = subscribe(alice.kiln);
+    const bobs = subscribe(bob.kiln);
+    try {
+      await Promise.all([alices.started, bobs.started]);
+      await retitle(ctx(), alice, "Alice 1");
+      await eventually(async () => alices.events.length === 1);
+      await retitle(ctx(), bob, "Bob 1");
+      await eventually(async () => bobs.events.length === 1);
+      await retitle(ctx(), alice, "Alice 2");
+      await eventually(async () => alices.events.length === 2);
+      // Alice's second change came before Bob's next one: Bob would have had it first.
+      await retitle(ctx(), bob, "Bob 2");
+      await eventually(async () => bobs.events.length === 2);
+      expect(alices.events.map(({ event }) => [event.action, event.merge_request.title])).toEqual([
+        ["update", "Alice 1"],
+        ["update", "Alice 2"],
+      ]);
+      expect(bobs.events.map(({ event }) => event.merge_request.title)).toEqual(["Bob 1", "Bob 2"]);
+      const v3 = await ctx().api({
+        path: `/projects/${alice.project.id}/merge_requests/${alice.mergeRequest.id}`,
+        token: alice.user.token,
+      });
+      expect(alices.events[1]?.event.merge_request).toEqual(v3.body);
+      expect([...alices.errors, ...bobs.errors]).toEqual([]);
+    } finally {
+      alices.stop();
+      bobs.stop();
+    }
+  });
+
+  it("resumes after the last event seen: nothing lost while away, nothing repeated", async () => {
+    const first = subscribe(alice.kiln);
+    await first.started;
+    await retitle(ctx(), alice, "Before the break");
+    await eventually(async () => first.events.length === 1);
+    first.stop();
+    const lastSeen = first.events[0]!.id;
+    await retitle(ctx(), alice, "During the break");
+    const closed = await ctx().api({
+      method: "PUT",
+      path: `/projects/${alice.project.id}/merge_requests/${alice.mergeRequest.id}`,
+      token: alice.user.token,
+      json: { state_event: "close" },
+    });
+    expect(closed.status).toBe(200);
+    const resumed = subscribe(alice.kiln, lastSeen);
+    try {
+      await eventually(async () => resumed.events.length === 2);
+      expect(resumed.events.map(({ event }) => [event.action, event.merge_request.title])).toEqual([
+        ["update", "During the break"],
+        ["close", "During the break"],
+      ]);
+      expect(Number(resumed.events[0]!.id)).toBeGreaterThan(Number(lastSeen));
+    } finally {
+      resumed.stop();
+    }
+  });
+
+  it("refuses a stream to credentials that name nobody", async () => {
+    const stranger = createKilnClient({ url: ctx().server.url, token: "not-a-token" });
+    const refused = subscribe(stranger);
+    try {
+      await eventually(async () => refused.errors.length > 0);
+      expect(refused.events).toEqual([]);
+    } finally {
+      refused.stop();
+    }
+  });
+});
+
+describe.skipIf(postgresUnavailable() !== null)("the live stream across two processes (postgres)", () => {
+  let first: KilnProcess;
+  let second: KilnProcess;
+  const served = (server: KilnProcess, root: TestUser): Served => ({
+    server,
+    root,
+    api: (request) => call(server.url, request),
+  });
+  let one: Served;
+  beforeAll(async () => {
+    first = await start({ database: "postgres" });
+    // A second server on the same database and data, as a deployment behind a load balancer runs.
+    second = await start({ restartOf: first });
+    one = served(first, await signInAsRoot(first));
+  });
+  afterAll(async () => {
+    await second?.stop({ remove: false });
+    await first?.stop();
+  });
+
+  it("carries a change made through one process to a stream served by the other, and only to its owner", async () => {
+    const carol = await owner(one, "live-carol");
+    const dave = await owner(one, "live-dave");
+    const onTwo = (who: Owner) => createKilnClient({ url: second.url, token: who.user.token });
+    const carols = subscribe(onTwo(carol));
+    const daves = subscribe(onTwo(dave));
+    try {
+      await Promise.all([carols.started, daves.started]);
+      await retitle(one, carol, "Carol via one");
+      await eventually(async () => carols.events.length === 1);
+      await retitle(one, dave, "Dave via one");
+      await eventually(async () => daves.events.length === 1);
+      expect(carols.events.map(({ event }) => event.merge_request.title)).toEqual(["Carol via one"]);
+      expect(daves.events.map(({ event }) => event.merge_request.title)).toEqual(["Dave via one"]);
+    } finally {
+      carols.stop();
+      daves.stop();
+    }
+  });
+});
