@@ -5,9 +5,13 @@ import { Accounts } from "./accounts.js";
 import { DataStore } from "./data.js";
 import { BLOB_SCHEME, BlobContentProvider } from "./diff-content.js";
 import { Workspace } from "./git.js";
+import { LiveFollower } from "./live.js";
 import { Poller } from "./model/poller.js";
 import { type MergeRequestNode, MergeRequestsView } from "./views/merge-requests.js";
 import { type TodoNode, TodosView } from "./views/todos.js";
+
+/** How much less often the views poll while every instance's live stream is up. */
+const LIVE_SLOWDOWN = 4;
 
 /** What the extension offers other extensions and its own tests. */
 export interface KilnExtensionApi {
@@ -24,10 +28,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<KilnEx
   const todos = new TodosView(store);
   const mergeRequests = new MergeRequestsView(store);
 
-  const poller = new Poller({
-    poll: () => store.load(),
-    baseMs: Math.max(15, vscode.workspace.getConfiguration("kiln").get<number>("pollSeconds", 60)) * 1000,
-  });
+  const pollMs =
+    Math.max(15, vscode.workspace.getConfiguration("kiln").get<number>("pollSeconds", 60)) * 1000;
+  const poller = new Poller({ poll: () => store.load(), baseMs: pollMs });
+  // The stream carries the changes to my merge requests; todos and other people's merge requests
+  // of this repository are still looked for, less often while every stream is up.
+  const live = new LiveFollower(
+    accounts,
+    () => void refresh(),
+    (allUp) => poller.setBaseMs(allUp ? pollMs * LIVE_SLOWDOWN : pollMs),
+  );
   /** A refresh the user sees: progress on both views while the lists load. */
   const refresh = async (): Promise<void> =>
     await vscode.window.withProgress({ location: { viewId: "kiln.todos" } }, () =>
@@ -41,10 +51,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<KilnEx
     vscode.window.registerTreeDataProvider("kiln.mergeRequests", mergeRequests),
     vscode.workspace.registerTextDocumentContentProvider(BLOB_SCHEME, new BlobContentProvider(accounts)),
     { dispose: () => poller.dispose() },
+    live,
     vscode.window.onDidChangeWindowState((state) => poller.setFocused(state.focused)),
     accounts.onDidChange(() => {
       void setSignedIn();
       void refresh();
+      void live.follow();
     }),
     workspace.onDidChange(() => void refresh()),
     vscode.commands.registerCommand("kiln.refresh", refresh),
@@ -65,6 +77,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<KilnEx
   );
   await setSignedIn();
   poller.setFocused(vscode.window.state.focused);
+  void live.follow();
   return { accounts, store, refresh };
 }
 

@@ -122,4 +122,16 @@ describe("Poller", () => {
     await timers.advance(100_000);
     expect(calls).toBe(2);
   });
+
+  it("slows down when a live stream brings changes, and speeds up when it drops", async () => {
+    const { timers, polls, poller } = setup([true, true, true, true]);
+    poller.setFocused(true);
+    await timers.advance(0);
+    poller.setBaseMs(240_000);
+    await timers.advance(240_000);
+    expect(polls).toEqual([0, 240_000]);
+    poller.setBaseMs(60_000);
+    await timers.advance(60_000);
+    expect(polls).toEqual([0, 240_000, 300_000]);
+  });
 });

@@ -29,7 +29,8 @@ const systemTimers: Timers = {
 
 export class Poller {
   private readonly timers: Timers;
-  private readonly maxMs: number;
+  private baseMs: number;
+  private maxMs: number;
   private delayMs: number;
   private focused = false;
   private lastPoll = Number.NEGATIVE_INFINITY;
@@ -39,8 +40,23 @@ export class Poller {
 
   constructor(private readonly options: PollerOptions) {
     this.timers = options.timers ?? systemTimers;
+    this.baseMs = options.baseMs;
     this.delayMs = options.baseMs;
     this.maxMs = options.baseMs * (options.maxFactor ?? 16);
+  }
+
+  /**
+   * Changes the shortest delay (slower while a live stream brings the changes it carries); the
+   * next look is rescheduled from the last one.
+   */
+  setBaseMs(baseMs: number): void {
+    if (baseMs === this.baseMs) return;
+    const faster = baseMs < this.baseMs;
+    this.baseMs = baseMs;
+    this.maxMs = baseMs * (this.options.maxFactor ?? 16);
+    // Faster (the stream dropped): changes are no longer brought, look again soon.
+    this.delayMs = faster ? baseMs : Math.min(Math.max(this.delayMs, baseMs), this.maxMs);
+    if (this.focused && !this.disposed && !this.inFlight) this.setFocused(true);
   }
 
   /** The delay before the next look, while focused. */
@@ -73,7 +89,7 @@ export class Poller {
         // A failed look counts as no change: the next one waits longer, never floods.
       } finally {
         this.lastPoll = this.timers.now();
-        this.delayMs = changed ? this.options.baseMs : Math.min(this.delayMs * 2, this.maxMs);
+        this.delayMs = changed ? this.baseMs : Math.min(this.delayMs * 2, this.maxMs);
         this.inFlight = null;
         if (this.focused && !this.disposed) this.schedule(this.delayMs);
       }

@@ -135,6 +135,27 @@ const steps = [
     },
   ],
   [
+    "a change made on the server shows at once, through the live stream (polling is hourly here)",
+    async (page) => {
+      const renamed = await fetch(
+        `${seed.base}/api/v3/projects/${seed.projectId}/merge_requests/${seed.mr.id}`,
+        {
+          method: "PUT",
+          headers: { "PRIVATE-TOKEN": seed.rootPrivateToken, "content-type": "application/json" },
+          body: JSON.stringify({ title: "Trim the parsed parts everywhere" }),
+        },
+      );
+      assert.equal(renamed.status, 200);
+      await waitFor(
+        "the new title in both lists",
+        async () =>
+          (await rows(page, "Merge Requests")
+            .filter({ hasText: `${mr} everywhere` })
+            .count()) === 2,
+      );
+    },
+  ],
+  [
     "a changed file opens in the diff editor, base and head read from the server",
     async (page) => {
       await row(page, "Merge Requests", mr).click();
@@ -161,7 +182,9 @@ const steps = [
       await visible(page.locator(".statusbar").filter({ hasText: "1↑" }));
       await inline(page, "Merge Requests", mr, "Accept Merge Request");
       const dialog = page.locator(".monaco-dialog-box");
-      await visible(dialog.filter({ hasText: `Merge !${seed.mr.iid} "Trim the parsed parts" into master?` }));
+      await visible(
+        dialog.filter({ hasText: `Merge !${seed.mr.iid} "Trim the parsed parts everywhere" into master?` }),
+      );
       await visible(dialog.filter({ hasText: "feature → master" }));
       await visible(dialog.filter({ hasText: `Head ${seed.head.slice(0, 8)}` }));
       await visible(

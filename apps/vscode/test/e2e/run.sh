@@ -42,7 +42,8 @@ export XDG_CONFIG_HOME="$RUN/xdg-config" XDG_DATA_HOME="$RUN/xdg-data" XDG_CACHE
 cat > "$RUN/user-data/User/settings.json" <<'JSON'
 { "workbench.startupEditor": "none", "telemetry.telemetryLevel": "off", "update.mode": "none",
   "extensions.autoCheckUpdates": false, "extensions.autoUpdate": false, "workbench.tips.enabled": false,
-  "security.workspace.trust.enabled": false, "git.openRepositoryInParentFolders": "always" }
+  "security.workspace.trust.enabled": false, "git.openRepositoryInParentFolders": "always",
+  "kiln.pollSeconds": 3600 }
 JSON
 CS_PORT="$(free_port)"
 printf 'bind-addr: 127.0.0.1:%s\nauth: none\ncert: false\ndisable-telemetry: true\ndisable-update-check: true\n' "$CS_PORT" > "$RUN/config.yaml"
