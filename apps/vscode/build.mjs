@@ -24,3 +24,5 @@ const manifest = JSON.parse(await readFile("package.json", "utf8"));
 const { devDependencies: _dev, scripts: _scripts, type: _type, private: _private, ...shipped } = manifest;
 await writeFile(`${stage}/package.json`, `${JSON.stringify({ ...shipped, name: "kiln" }, null, 2)}\n`);
 await copyFile("README.md", `${stage}/README.md`);
+// The source map stays beside the staged bundle for debugging; the .vsix ships without it.
+await writeFile(`${stage}/.vscodeignore`, "**/*.map\n");

@@ -6,7 +6,9 @@ import { DataStore } from "./data.js";
 import { BLOB_SCHEME, BlobContentProvider } from "./diff-content.js";
 import { Workspace } from "./git.js";
 import { LiveFollower } from "./live.js";
+import { mergeRequestLine } from "./model/merge-requests.js";
 import { Poller } from "./model/poller.js";
+import { remoteKey } from "./model/remotes.js";
 import { type MergeRequestNode, MergeRequestsView } from "./views/merge-requests.js";
 import { type TodoNode, TodosView } from "./views/todos.js";
 
@@ -74,6 +76,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<KilnEx
     vscode.commands.registerCommand("kiln.mr.accept", (node: MergeRequestNode) =>
       acceptMergeRequest(node, accounts, workspace, refresh),
     ),
+    vscode.commands.registerCommand("kiln.mr.acceptCurrentBranch", async () => {
+      const node = currentBranchMergeRequest(store, workspace);
+      if (!node) {
+        void vscode.window.showInformationMessage("The branch checked out has no open merge request here.");
+        return false;
+      }
+      return acceptMergeRequest(node, accounts, workspace, refresh);
+    }),
   );
   await setSignedIn();
   poller.setFocused(vscode.window.state.focused);
@@ -82,6 +92,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<KilnEx
 }
 
 export function deactivate(): void {}
+
+/** The open merge request of the workspace's repository whose source is the branch checked out. */
+function currentBranchMergeRequest(store: DataStore, workspace: Workspace): MergeRequestNode | null {
+  for (const { connection, repository } of store.instances) {
+    if (!repository) continue;
+    const clones = [repository.project.http_url_to_repo, repository.project.ssh_url_to_repo].map(remoteKey);
+    const branch = workspace.localBranch((url) => clones.includes(remoteKey(url)))?.name;
+    const mr = repository.mergeRequests.find((candidate) => candidate.source_branch === branch);
+    if (mr) return { ...mergeRequestLine(mr, "repository"), instance: connection.account.url };
+  }
+  return null;
+}
 
 /** `Kiln: Sign In`: the instance URL and a personal access token (or both given, by a test or a link). */
 async function signIn(

@@ -6,7 +6,8 @@ import { groupTodos, type TodoGroup, type TodoLine } from "../model/todos.js";
 export interface TodoNode extends TodoLine {
   instance: string;
 }
-type Node = (TodoGroup & { todos: TodoNode[] }) | TodoNode;
+type MessageNode = { kind: "message"; key: string; label: string };
+type Node = (TodoGroup & { todos: TodoNode[] }) | TodoNode | MessageNode;
 
 /** The Todos view: the pending todos of every signed-in instance, grouped by project. */
 export class TodosView implements vscode.TreeDataProvider<Node> {
@@ -20,21 +21,34 @@ export class TodosView implements vscode.TreeDataProvider<Node> {
   getChildren(node?: Node): Node[] {
     if (node) return node.kind === "project" ? node.todos : [];
     const several = this.store.instances.length > 1;
-    return this.store.instances.flatMap(({ connection, todos }) =>
-      groupTodos(todos).map((group) => ({
-        ...group,
-        key: `${connection.account.url}|${group.key}`,
-        label: several ? `${group.label} (${new URL(connection.account.url).host})` : group.label,
-        todos: group.todos.map((todo) => ({
-          ...todo,
-          key: `${connection.account.url}|${todo.key}`,
-          instance: connection.account.url,
+    const errors: Node[] = this.store.errors.map((error, index) => ({
+      kind: "message",
+      key: `error:${index}`,
+      label: error,
+    }));
+    return errors.concat(
+      this.store.instances.flatMap(({ connection, todos }) =>
+        groupTodos(todos).map((group) => ({
+          ...group,
+          key: `${connection.account.url}|${group.key}`,
+          label: several ? `${group.label} (${new URL(connection.account.url).host})` : group.label,
+          todos: group.todos.map((todo) => ({
+            ...todo,
+            key: `${connection.account.url}|${todo.key}`,
+            instance: connection.account.url,
+          })),
         })),
-      })),
+      ),
     );
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
+    if (node.kind === "message") {
+      const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+      item.iconPath = new vscode.ThemeIcon("error");
+      item.tooltip = node.label;
+      return item;
+    }
     if (node.kind === "project") {
       const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
       item.id = node.key;
