@@ -207,6 +207,20 @@ const steps = [
     },
   ],
   [
+    "it offers to check out the target branch and pull: the workspace gets the merge",
+    async (page) => {
+      const toast = page
+        .locator(".notification-toast")
+        .filter({ hasText: `Merged !${seed.mr.iid} into master` });
+      await toast.getByRole("button", { name: "Check Out master and Pull" }).click({ timeout: STEP_MS });
+      const subject = () =>
+        execFileSync("git", ["log", "-1", "--format=%D %s"], { cwd: folder }).toString().trim();
+      await waitFor("master checked out with the merge commit", async () =>
+        /^HEAD -> master, origin\/master.* Merge branch 'feature' into 'master'$/.test(subject()),
+      );
+    },
+  ],
+  [
     "Kiln: Sign Out forgets the instance",
     async (page) => {
       await palette(page, "Kiln: Sign Out");
