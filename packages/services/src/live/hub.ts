@@ -83,6 +83,7 @@ export class LiveHub {
   }
 
   async #read(): Promise<void> {
+    const start = this.#position;
     let rows: OutboxEvent[];
     do {
       rows = await this.runtime.stores.outbox.after(this.#position, LIVE_BATCH);
@@ -92,7 +93,7 @@ export class LiveHub {
       const excess = this.#recent.length - this.#options.keep;
       if (excess > 0) this.#from = this.#recent.splice(0, excess).at(-1)!.id;
     } while (rows.length === LIVE_BATCH);
-    if (rows.length > 0 || this.#recent.length > 0) this.#notify();
+    if (this.#position > start) this.#notify();
   }
 
   #notify(): void {

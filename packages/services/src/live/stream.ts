@@ -1,4 +1,4 @@
-import type { User } from "@kiln/domain";
+import { DomainError, type User } from "@kiln/domain";
 import { LiveEventJson, type LiveEventsInput } from "@kiln/schemas";
 import type { OutboxEvent } from "@kiln/storage-kysely";
 import { domainEventOf } from "../domain-events.js";
@@ -34,8 +34,9 @@ async function liveEventOf(ctx: SignedInContext, row: OutboxEvent): Promise<Live
   let mergeRequest: typeof found;
   try {
     ({ mergeRequest } = await requireMergeRequest(ctx, event.projectId, event.mergeRequestId));
-  } catch {
-    return null; // unreadable, or gone meanwhile
+  } catch (error) {
+    if (DomainError.is(error)) return null; // unreadable, or gone meanwhile
+    throw error;
   }
   const view = await mergeRequestView(ctx, mergeRequest);
   const context = { baseUrl: ctx.runtime.baseUrl, actor: ctx.actor };
