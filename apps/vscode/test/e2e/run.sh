@@ -18,6 +18,7 @@ SHOTS="$(realpath -m "${SHOTS:-$HERE/screenshots}")"
 
 RUN="$(mktemp -d "${TMPDIR:-/tmp}/kiln-vscode-e2e.XXXX")"
 mkdir -p "$RUN/data" "$RUN/ws" "$RUN/user-data/User" "$RUN/extensions" "$RUN/tmp" "$SHOTS"
+rm -f "$SHOTS"/*.png # a run's screenshots only, none left from an earlier one
 KILN_PID=""; CS_PID=""
 cleanup() {
   [ -n "$CS_PID" ] && kill "$CS_PID" 2>/dev/null && wait "$CS_PID" 2>/dev/null || true
