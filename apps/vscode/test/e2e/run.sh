@@ -3,8 +3,8 @@
 # extension, starts a Kiln server on a temp data dir, seeds it through the v3 API and git, starts
 # code-server on a clone of the project, and drives the extension from chromium like a user (sign
 # in, mark a todo done, open a diff, accept the merge request, sign out). Screenshots go to SHOTS (default
-# apps/vscode/test/e2e/screenshots). Needs CS_HOME: code-server installed by
-# shared/tools/vscode-e2e/install-code-server.sh (default /work/.cache/code-server).
+# apps/vscode/test/e2e/screenshots). Needs CS_HOME: code-server 4.100.3 and playwright-core
+# installed there by install-code-server.sh beside this file (default /work/.cache/code-server).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 APP="$(cd "$HERE/../.." && pwd)"
