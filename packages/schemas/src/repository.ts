@@ -189,6 +189,19 @@ export const DiffJson = z.object({
 });
 export type DiffJson = z.infer<typeof DiffJson>;
 
+/**
+ * A file's bytes at a revision, for clients that show it (the editor's diff): base64, as v3's
+ * files API sends content, so that binary files survive JSON.
+ */
+export const BlobContentJson = z.object({
+  /** The blob's id. */
+  id: z.string(),
+  size: z.number().int().min(0),
+  encoding: z.literal("base64"),
+  content: z.string(),
+});
+export type BlobContentJson = z.infer<typeof BlobContentJson>;
+
 /** GitLab's Compare. */
 export const CompareJson = z.object({
   commit: CommitJson.nullable(),

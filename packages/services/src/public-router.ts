@@ -1,5 +1,6 @@
 import { mapPage, nextPageOf, type Page } from "@kiln/domain";
 import {
+  BlobContentJson,
   IssueJson,
   LiveEventsInput,
   MergeRequestChangesJson,
@@ -25,6 +26,7 @@ import {
   presentUserPublic,
 } from "./presenters/index.js";
 import { projects } from "./projects/operations.js";
+import { repository } from "./repositories/operations.js";
 import { todos } from "./todos/operations.js";
 import { presentedProcedure, router, signedInSubscription } from "./trpc.js";
 import { users } from "./users/operations.js";
@@ -97,6 +99,15 @@ export const publicRouter = router({
     visible: presentedProcedure(projects.visible, ProjectPage, page(presentProject)),
     /** One project (`GET /projects/:id`). */
     get: presentedProcedure(projects.get, ProjectJson, one(presentProject)),
+  }),
+  repository: router({
+    /** The file at `filepath` in the commit `sha` names, as base64 (`GET …/repository/blobs/:sha`). */
+    blob: presentedProcedure(repository.blobAtCommit, BlobContentJson, (blob) => ({
+      id: blob.id,
+      size: blob.size,
+      encoding: "base64" as const,
+      content: blob.content.toString("base64"),
+    })),
   }),
   issues: router({
     /** The issues the caller opened, across projects (`GET /issues`). */

@@ -1,0 +1,138 @@
+import { type KilnClient, type PagedProcedure, pages } from "@kiln/client";
+import type { MergeRequestJson, PaginationParams, ProjectJson, TodoJson } from "@kiln/schemas";
+import * as vscode from "vscode";
+import type { Accounts, Connection } from "./accounts.js";
+import type { Workspace } from "./git.js";
+import { projectsOfRemotes, remoteKey } from "./model/remotes.js";
+
+/** The most todos or merge requests a list loads (two pages): a sidebar, not an archive. */
+const MAX_PAGES = 2;
+const PER_PAGE = 100;
+
+/** What one instance shows. */
+export interface InstanceData {
+  connection: Connection;
+  todos: TodoJson[];
+  assigned: MergeRequestJson[];
+  created: MergeRequestJson[];
+  /** The workspace's project on this instance, with its open merge requests. */
+  repository: { project: ProjectJson; mergeRequests: MergeRequestJson[] } | null;
+}
+
+/** Loads a list's first pages. */
+async function firstPages<I extends PaginationParams, T>(
+  procedure: PagedProcedure<I, T>,
+  input: I,
+): Promise<T[]> {
+  const loaded: T[] = [];
+  let count = 0;
+  for await (const page of pages(procedure, { ...input, per_page: PER_PAGE })) {
+    loaded.push(...page.items);
+    if (++count >= MAX_PAGES) break;
+  }
+  return loaded;
+}
+
+/**
+ * The views' data for every signed-in instance, loaded together (one batched request per
+ * instance for the lists), with a fingerprint to tell whether anything changed since the last load.
+ */
+export class DataStore {
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires after a load that changed what the views show. */
+  readonly onDidChange = this.changed.event;
+  private data: InstanceData[] = [];
+  private fingerprint = "";
+  /** The workspace's project per instance, found once per set of remotes (projects rarely move). */
+  private readonly projectCache = new Map<string, ProjectJson | null>();
+  readonly errors: string[] = [];
+
+  constructor(
+    private readonly accounts: Accounts,
+    private readonly workspace: Workspace,
+  ) {}
+
+  get instances(): readonly InstanceData[] {
+    return this.data;
+  }
+
+  /** Loads everything again; answers whether anything changed. */
+  async load(): Promise<boolean> {
+    const connections = await this.accounts.all();
+    const errors: string[] = [];
+    const loaded = await Promise.all(
+      connections.map(async (connection) => {
+        try {
+          return await this.loadInstance(connection);
+        } catch (error) {
+          errors.push(`${connection.account.url}: ${error instanceof Error ? error.message : String(error)}`);
+          return null;
+        }
+      }),
+    );
+    const data = loaded.filter((entry): entry is InstanceData => entry !== null);
+    const fingerprint = JSON.stringify([
+      data.map(({ connection, todos, assigned, created, repository }) => [
+        connection.account.url,
+        todos,
+        assigned,
+        created,
+        repository?.mergeRequests,
+      ]),
+      errors,
+    ]);
+    this.errors.splice(0, this.errors.length, ...errors);
+    if (fingerprint === this.fingerprint) return false;
+    this.fingerprint = fingerprint;
+    this.data = data;
+    this.changed.fire();
+    return true;
+  }
+
+  private async loadInstance(connection: Connection): Promise<InstanceData> {
+    const { client } = connection;
+    const projectPromise = this.projectOf(connection);
+    const [todos, assigned, created, project] = await Promise.all([
+      firstPages(client.todos.list, { state: "pending" as const }),
+      firstPages(client.mergeRequests.mine, { scope: "assigned_to_me" as const, state: "opened" as const }),
+      firstPages(client.mergeRequests.mine, { scope: "created_by_me" as const, state: "opened" as const }),
+      projectPromise,
+    ]);
+    const repository = project
+      ? {
+          project,
+          mergeRequests: await firstPages(client.mergeRequests.list, {
+            id: project.id,
+            state: "opened" as const,
+          }),
+        }
+      : null;
+    return { connection, todos, assigned, created, repository };
+  }
+
+  /** The project the workspace's remotes point at on this instance, if any. */
+  private async projectOf(connection: Connection): Promise<ProjectJson | null> {
+    const remotes = this.workspace.remoteUrls();
+    const cacheKey = `${connection.account.url}|${remotes.join("|")}`;
+    if (this.projectCache.has(cacheKey)) return this.projectCache.get(cacheKey) ?? null;
+    const project = await findProject(connection.client, remotes);
+    this.projectCache.set(cacheKey, project);
+    return project;
+  }
+}
+
+/** Searches the instance for each remote's project name, and keeps the project whose clone URL matches. */
+async function findProject(client: KilnClient, remotes: readonly string[]): Promise<ProjectJson | null> {
+  const names = new Set(
+    remotes
+      .map(remoteKey)
+      .filter((key): key is string => key !== null)
+      .map((key) => key.slice(key.lastIndexOf("/") + 1)),
+  );
+  for (const name of names) {
+    const candidates = await firstPages(client.projects.visible, { search: name });
+    const [match] = projectsOfRemotes(remotes, candidates);
+    if (match) return match;
+  }
+  return null;
+}

@@ -1,0 +1,167 @@
+import { attempt } from "@kiln/client";
+import * as vscode from "vscode";
+import { acceptMergeRequest } from "./accept.js";
+import { Accounts } from "./accounts.js";
+import { DataStore } from "./data.js";
+import { BLOB_SCHEME, BlobContentProvider } from "./diff-content.js";
+import { Workspace } from "./git.js";
+import { LiveFollower } from "./live.js";
+import { mergeRequestLine } from "./model/merge-requests.js";
+import { Poller } from "./model/poller.js";
+import { remoteKey } from "./model/remotes.js";
+import { type MergeRequestNode, MergeRequestsView } from "./views/merge-requests.js";
+import { type TodoNode, TodosView } from "./views/todos.js";
+
+/** How much less often the views poll while every instance's live stream is up. */
+const LIVE_SLOWDOWN = 4;
+
+/** What the extension offers other extensions and its own tests. */
+export interface KilnExtensionApi {
+  accounts: Accounts;
+  store: DataStore;
+  /** Loads the views again (with progress), as the refresh button does. */
+  refresh(): Promise<void>;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<KilnExtensionApi> {
+  const accounts = new Accounts(context);
+  const workspace = await Workspace.open();
+  const store = new DataStore(accounts, workspace);
+  const todos = new TodosView(store);
+  const mergeRequests = new MergeRequestsView(store);
+
+  const pollMs =
+    Math.max(15, vscode.workspace.getConfiguration("kiln").get<number>("pollSeconds", 60)) * 1000;
+  const poller = new Poller({ poll: () => store.load(), baseMs: pollMs });
+  // The stream carries the changes to my merge requests; todos and other people's merge requests
+  // of this repository are still looked for, less often while every stream is up.
+  const live = new LiveFollower(
+    accounts,
+    () => void refresh(),
+    (allUp) => poller.setBaseMs(allUp ? pollMs * LIVE_SLOWDOWN : pollMs),
+  );
+  /** A refresh the user sees: progress on both views while the lists load. */
+  const refresh = async (): Promise<void> =>
+    await vscode.window.withProgress({ location: { viewId: "kiln.todos" } }, () =>
+      vscode.window.withProgress({ location: { viewId: "kiln.mergeRequests" } }, () => poller.pollNow()),
+    );
+  const setSignedIn = () =>
+    vscode.commands.executeCommand("setContext", "kiln.signedIn", accounts.list().length > 0);
+
+  context.subscriptions.push(
+    vscode.window.registerTreeDataProvider("kiln.todos", todos),
+    vscode.window.registerTreeDataProvider("kiln.mergeRequests", mergeRequests),
+    vscode.workspace.registerTextDocumentContentProvider(BLOB_SCHEME, new BlobContentProvider(accounts)),
+    { dispose: () => poller.dispose() },
+    live,
+    vscode.window.onDidChangeWindowState((state) => poller.setFocused(state.focused)),
+    accounts.onDidChange(() => {
+      void setSignedIn();
+      void refresh();
+      void live.follow();
+    }),
+    workspace.onDidChange(() => void refresh()),
+    vscode.commands.registerCommand("kiln.refresh", refresh),
+    vscode.commands.registerCommand("kiln.signIn", (input?: { url: string; token: string }) =>
+      signIn(accounts, input),
+    ),
+    vscode.commands.registerCommand("kiln.signOut", () => signOut(accounts)),
+    vscode.commands.registerCommand("kiln.openInBrowser", (node: TodoNode | MergeRequestNode) =>
+      vscode.env.openExternal(vscode.Uri.parse(node.kind === "todo" ? node.url : node.mergeRequest.web_url)),
+    ),
+    vscode.commands.registerCommand("kiln.todo.markDone", (node: TodoNode) =>
+      markDone(accounts, node, refresh),
+    ),
+    vscode.commands.registerCommand("kiln.todo.markAllDone", () => markAllDone(accounts, refresh)),
+    vscode.commands.registerCommand("kiln.mr.accept", (node: MergeRequestNode) =>
+      acceptMergeRequest(node, accounts, workspace, refresh),
+    ),
+    vscode.commands.registerCommand("kiln.mr.acceptCurrentBranch", async () => {
+      const node = currentBranchMergeRequest(store, workspace);
+      if (!node) {
+        void vscode.window.showInformationMessage("The branch checked out has no open merge request here.");
+        return false;
+      }
+      return acceptMergeRequest(node, accounts, workspace, refresh);
+    }),
+  );
+  await setSignedIn();
+  poller.setFocused(vscode.window.state.focused);
+  void live.follow();
+  return { accounts, store, refresh };
+}
+
+export function deactivate(): void {}
+
+/** The open merge request of the workspace's repository whose source is the branch checked out. */
+function currentBranchMergeRequest(store: DataStore, workspace: Workspace): MergeRequestNode | null {
+  for (const { connection, repository } of store.instances) {
+    if (!repository) continue;
+    const clones = [repository.project.http_url_to_repo, repository.project.ssh_url_to_repo].map(remoteKey);
+    const branch = workspace.localBranch((url) => clones.includes(remoteKey(url)))?.name;
+    const mr = repository.mergeRequests.find((candidate) => candidate.source_branch === branch);
+    if (mr) return { ...mergeRequestLine(mr, "repository"), instance: connection.account.url };
+  }
+  return null;
+}
+
+/** `Kiln: Sign In`: the instance URL and a personal access token (or both given, by a test or a link). */
+async function signIn(
+  accounts: Accounts,
+  input?: { url: string; token: string },
+): Promise<string | undefined> {
+  const url =
+    input?.url ??
+    (await vscode.window.showInputBox({
+      title: "Kiln: Sign In (1/2)",
+      prompt: "The instance's URL",
+      placeHolder: "https://kiln.example.com",
+      ignoreFocusOut: true,
+    }));
+  if (!url) return undefined;
+  const token =
+    input?.token ??
+    (await vscode.window.showInputBox({
+      title: "Kiln: Sign In (2/2)",
+      prompt: `A personal access token of ${url} (Profile Settings → Access Tokens, scope api)`,
+      password: true,
+      ignoreFocusOut: true,
+    }));
+  if (!token) return undefined;
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Signing in to ${url}…` },
+    () => accounts.signIn(url, token),
+  );
+  if ("error" in result) {
+    void vscode.window.showErrorMessage(result.error);
+    return undefined;
+  }
+  void vscode.window.showInformationMessage(`Signed in to ${url} as ${result.username}.`);
+  return result.username;
+}
+
+/** `Kiln: Sign Out`: of the one instance, or of the one picked. */
+async function signOut(accounts: Accounts): Promise<void> {
+  const urls = accounts.list().map((account) => account.url);
+  const url =
+    urls.length <= 1 ? urls[0] : await vscode.window.showQuickPick(urls, { title: "Kiln: Sign Out of" });
+  if (!url) return;
+  await accounts.signOut(url);
+  void vscode.window.showInformationMessage(`Signed out of ${url}; its token is deleted.`);
+}
+
+async function markDone(accounts: Accounts, node: TodoNode, refresh: () => Promise<void>): Promise<void> {
+  const connection = (await accounts.all()).find((candidate) => candidate.account.url === node.instance);
+  if (!connection) return;
+  const done = await attempt(() => connection.client.todos.markDone.mutate({ id: node.todoId }));
+  if (!done.ok) void vscode.window.showErrorMessage(`Could not mark the todo done: ${done.error.message}`);
+  await refresh();
+}
+
+async function markAllDone(accounts: Accounts, refresh: () => Promise<void>): Promise<void> {
+  for (const connection of await accounts.all()) {
+    const done = await attempt(() => connection.client.todos.markAllDone.mutate());
+    if (!done.ok) void vscode.window.showErrorMessage(`${connection.account.url}: ${done.error.message}`);
+  }
+  await refresh();
+}

@@ -1,0 +1,76 @@
+import type * as vscode from "vscode";
+import type { Accounts, Connection } from "./accounts.js";
+
+/** Changes close together are loaded once. */
+const SETTLE_MS = 150;
+
+/**
+ * Follows each signed-in instance's live stream (`live.events`, server-sent events; the client
+ * reconnects and resumes after the last event). Any event makes the views load again at once;
+ * `onConnected` tells whether every instance's stream is up (then polling can slow down).
+ */
+export class LiveFollower implements vscode.Disposable {
+  private subscriptions: { unsubscribe(): void }[] = [];
+  private readonly started = new Set<string>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private generation = 0;
+
+  constructor(
+    private readonly accounts: Accounts,
+    private readonly onChange: () => void,
+    private readonly onConnected: (allUp: boolean) => void,
+  ) {}
+
+  /** (Re)subscribes to the streams of the instances signed in now. */
+  async follow(): Promise<void> {
+    this.stop();
+    const generation = ++this.generation;
+    const connections = await this.accounts.all();
+    if (generation !== this.generation) return;
+    const expected = connections.length;
+    const report = () => this.onConnected(expected > 0 && this.started.size === expected);
+    for (const connection of connections) this.subscriptions.push(this.subscribe(connection, report));
+    report();
+  }
+
+  private subscribe(connection: Connection, report: () => void): { unsubscribe(): void } {
+    const url = connection.account.url;
+    return connection.client.live.events.subscribe(undefined, {
+      onStarted: () => {
+        this.started.add(url);
+        report();
+      },
+      onData: () => this.changed(),
+      onError: () => {
+        this.started.delete(url);
+        report();
+      },
+      onConnectionStateChange: (state) => {
+        if (state.state !== "pending") this.started.delete(url);
+        else this.started.add(url);
+        report();
+      },
+    });
+  }
+
+  private changed(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.onChange();
+    }, SETTLE_MS);
+  }
+
+  private stop(): void {
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
+    this.subscriptions = [];
+    this.started.clear();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  dispose(): void {
+    this.generation++;
+    this.stop();
+  }
+}

@@ -1,0 +1,282 @@
+// The extension end to end, driven like a user: opens code-server's workbench in headless Debian
+// chromium (playwright-core) with the extension loaded from its staged folder
+// (extensionDevelopmentPath), then signs in through the command palette and the two input boxes,
+// marks a todo done and accepts the merge request with the mouse, checking the server through v3.
+// (A modal dialog is refused while extension tests run, so no in-host runner is used.) After the
+// shared recipe in shared/tools/vscode-e2e. Prints "N passed, N failed".
+// usage: CS_HOME=… node driver.cjs CODE_SERVER_URL FOLDER EXTENSION_DIR SEED_JSON SHOTS_DIR
+const assert = require("node:assert/strict");
+const { execFileSync } = require("node:child_process");
+const { createRequire } = require("node:module");
+const fs = require("node:fs");
+const path = require("node:path");
+
+const { chromium } = createRequire(path.join(process.env.CS_HOME, "package.json"))("playwright-core");
+const [base, folder, extensionDir, seedFile, shots] = process.argv.slice(2);
+const seed = JSON.parse(fs.readFileSync(seedFile, "utf8"));
+const STEP_MS = 30_000;
+
+/** A view of the Kiln container by its name, or the whole page. */
+const pane = (page, name) =>
+  page.locator(".pane").filter({ has: page.locator(".pane-header", { hasText: name }) });
+const rows = (page, name) => pane(page, name).locator(".monaco-list-row");
+const row = (page, name, text) => rows(page, name).filter({ hasText: text }).first();
+
+async function waitFor(what, check) {
+  const deadline = Date.now() + STEP_MS;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not seen within ${STEP_MS / 1000} s: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+const visible = (locator) => locator.first().waitFor({ state: "visible", timeout: STEP_MS });
+const gone = (page, name, text) =>
+  waitFor(
+    `"${text}" gone from ${name}`,
+    async () => (await rows(page, name).filter({ hasText: text }).count()) === 0,
+  );
+const notification = (page, text) => visible(page.locator(".notification-toast").filter({ hasText: text }));
+const shot = (page, name) => page.screenshot({ path: path.join(shots, `${name}.png`) });
+
+async function v3(pathname) {
+  const response = await fetch(`${seed.base}/api/v3${pathname}`, {
+    headers: { "PRIVATE-TOKEN": seed.rootPrivateToken },
+  });
+  return response.json();
+}
+
+/** Runs a command from the palette (F1), as a user types it. */
+async function palette(page, command) {
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget input");
+  await visible(input);
+  await input.fill(`>${command}`);
+  await visible(page.locator(".quick-input-list .monaco-list-row").filter({ hasText: command }));
+  await page.keyboard.press("Enter");
+}
+
+/** Answers the input box now showing. */
+async function answer(page, prompt, text) {
+  await visible(page.locator(".quick-input-widget").filter({ hasText: prompt }));
+  await page.locator(".quick-input-widget input").fill(text);
+  await page.keyboard.press("Enter");
+}
+
+async function signIn(page, token) {
+  await palette(page, "Kiln: Sign In");
+  await answer(page, "The instance's URL", seed.base);
+  await answer(page, "personal access token", token);
+}
+
+/** Clicks a row's inline action (shown on hover). */
+async function inline(page, name, text, action) {
+  const target = row(page, name, text);
+  await visible(target);
+  await target.hover();
+  await target.locator(`.action-label[aria-label^="${action}"]`).click({ timeout: STEP_MS });
+}
+
+const mr = `!${seed.mr.iid} Trim the parsed parts`;
+const steps = [
+  [
+    "the Kiln views ask to sign in",
+    async (page) => {
+      await page.locator('.activitybar .action-item a[aria-label^="Kiln"]').click({ timeout: STEP_MS });
+      await visible(pane(page, "Todos").getByText("Sign in to a Kiln instance"));
+    },
+  ],
+  [
+    "a wrong token is refused and explained",
+    async (page) => {
+      await signIn(page, "not-a-token");
+      await notification(page, "refused the token");
+      await visible(pane(page, "Todos").getByText("Sign in to a Kiln instance"));
+    },
+  ],
+  [
+    "Kiln: Sign In with the URL and a personal access token",
+    async (page) => {
+      await signIn(page, seed.pat);
+      await notification(page, `Signed in to ${seed.base} as root`);
+    },
+  ],
+  [
+    "the Todos view lists both todos under the project, with who did what",
+    async (page) => {
+      await visible(row(page, "Todos", "Administrator / widgets"));
+      await visible(row(page, "Todos", "Fix the flaky parser"));
+      await visible(row(page, "Todos", "Trim the parsed parts"));
+      await visible(row(page, "Todos", "Dee Veloper assigned you · #1"));
+      await shot(page, "1-todos-and-merge-requests");
+    },
+  ],
+  [
+    "marking a todo done removes it from the view and on the server",
+    async (page) => {
+      await inline(page, "Todos", "Fix the flaky parser", "Mark Done");
+      await gone(page, "Todos", "Fix the flaky parser");
+      const pending = await v3("/todos");
+      assert.deepEqual(
+        pending.map((todo) => todo.target.title),
+        ["Trim the parsed parts"],
+      );
+    },
+  ],
+  [
+    "the Merge Requests view: assigned to me and this repository's open ones, with state",
+    async (page) => {
+      await visible(row(page, "Merge Requests", "Assigned to me"));
+      await visible(row(page, "Merge Requests", "root/widgets: open"));
+      await waitFor(
+        "the merge request twice (assigned, repository)",
+        async () => (await rows(page, "Merge Requests").filter({ hasText: mr }).count()) === 2,
+      );
+      await visible(row(page, "Merge Requests", "feature → master · can be merged"));
+    },
+  ],
+  [
+    "a change made on the server shows at once, through the live stream (polling is hourly here)",
+    async (page) => {
+      const renamed = await fetch(
+        `${seed.base}/api/v3/projects/${seed.projectId}/merge_requests/${seed.mr.id}`,
+        {
+          method: "PUT",
+          headers: { "PRIVATE-TOKEN": seed.rootPrivateToken, "content-type": "application/json" },
+          body: JSON.stringify({ title: "Trim the parsed parts everywhere" }),
+        },
+      );
+      assert.equal(renamed.status, 200);
+      await waitFor(
+        "the new title in both lists",
+        async () =>
+          (await rows(page, "Merge Requests")
+            .filter({ hasText: `${mr} everywhere` })
+            .count()) === 2,
+      );
+    },
+  ],
+  [
+    "a changed file opens in the diff editor, base and head read from the server",
+    async (page) => {
+      await row(page, "Merge Requests", mr).click();
+      await row(page, "Merge Requests", "parse.ts").click();
+      const diff = page.locator(".monaco-diff-editor");
+      await visible(diff.locator(".editor.original .view-lines").filter({ hasText: 'split(",");' }));
+      await visible(diff.locator(".editor.modified .view-lines").filter({ hasText: "part.trim()" }));
+      await shot(page, "2-diff");
+    },
+  ],
+  [
+    "Accept merge: the modal shows source → target, the head, and the local commit not pushed",
+    async (page) => {
+      execFileSync("git", ["commit", "-q", "--allow-empty", "-m", "Not pushed yet"], {
+        cwd: folder,
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: "Root",
+          GIT_AUTHOR_EMAIL: "root@example.com",
+          GIT_COMMITTER_NAME: "Root",
+          GIT_COMMITTER_EMAIL: "root@example.com",
+        },
+      });
+      await visible(page.locator(".statusbar").filter({ hasText: "1↑" }));
+      await inline(page, "Merge Requests", mr, "Accept Merge Request");
+      const dialog = page.locator(".monaco-dialog-box");
+      await visible(
+        dialog.filter({ hasText: `Merge !${seed.mr.iid} "Trim the parsed parts everywhere" into master?` }),
+      );
+      await visible(dialog.filter({ hasText: "feature → master" }));
+      await visible(dialog.filter({ hasText: `Head ${seed.head.slice(0, 8)}` }));
+      await visible(
+        dialog.filter({ hasText: "1 local commit is not pushed: the merge will not include it." }),
+      );
+      await shot(page, "3-accept-modal");
+      await dialog.getByRole("button", { name: "Merge", exact: true }).click({ timeout: STEP_MS });
+      await notification(page, `Merged !${seed.mr.iid} into master`);
+      const merged = await v3(`/projects/${seed.projectId}/merge_requests/${seed.mr.id}`);
+      assert.equal(merged.state, "merged");
+    },
+  ],
+  [
+    "the merged request leaves the lists, and its todo is done",
+    async (page) => {
+      await gone(page, "Merge Requests", mr);
+      await gone(page, "Todos", "Trim the parsed parts");
+      await visible(row(page, "Merge Requests", "No merge request is assigned to you"));
+      await shot(page, "4-merged");
+    },
+  ],
+  [
+    "it offers to check out the target branch and pull: the workspace gets the merge",
+    async (page) => {
+      const toast = page
+        .locator(".notification-toast")
+        .filter({ hasText: `Merged !${seed.mr.iid} into master` });
+      await toast.getByRole("button", { name: "Check Out master and Pull" }).click({ timeout: STEP_MS });
+      const subject = () =>
+        execFileSync("git", ["log", "-1", "--format=%D %s"], { cwd: folder }).toString().trim();
+      await waitFor("master checked out with the merge commit", async () =>
+        /^HEAD -> master, origin\/master.* Merge branch 'feature' into 'master'$/.test(subject()),
+      );
+    },
+  ],
+  [
+    "Kiln: Sign Out forgets the instance",
+    async (page) => {
+      await palette(page, "Kiln: Sign Out");
+      await notification(page, "its token is deleted");
+      await visible(pane(page, "Todos").getByText("Sign in to a Kiln instance"));
+    },
+  ],
+];
+
+(async () => {
+  const remote = (p) => `vscode-remote://${new URL(base).host}${p}`;
+  const payload = [["extensionDevelopmentPath", remote(extensionDir)]];
+  const url = `${base}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
+  });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+  if (process.env.SHOW_BROWSER_CONSOLE)
+    page.on("console", (m) => console.log(`[browser ${m.type()}]`, m.text().slice(0, 400)));
+  await page.goto(url);
+  await visible(page.locator(".monaco-workbench"));
+  let passed = 0;
+  let failed = 0;
+  for (const [name, step] of steps) {
+    try {
+      await step(page);
+      passed++;
+      console.log(`  ✓ ${name}`);
+    } catch (error) {
+      failed++;
+      console.log(
+        `  ✗ ${name}\n    ${String(error?.stack ? error.stack : error)
+          .split("\n")
+          .slice(0, 4)
+          .join("\n    ")}`,
+      );
+      await shot(page, `failed-${passed + 1}`).catch(() => {});
+      break; // the steps build on each other
+    }
+  }
+  const skipped = steps.length - passed - failed;
+  console.log(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
+  await browser.close();
+  process.exit(failed || skipped ? 1 : 0);
+})().catch((error) => {
+  console.error("driver failed", error);
+  process.exit(2);
+});
