@@ -23,6 +23,7 @@ export type { Member } from "@kiln/storage-kysely";
 export type { BasicCredentials } from "./auth/basic-credentials.js";
 export {
   actorOf,
+  BUILD_TOKEN_USER,
   type Credentials,
   FULL_SCOPES,
   identifyActor,
@@ -32,6 +33,13 @@ export { applySudo, identifyToken } from "./auth/identify.js";
 export { auth } from "./auth/operations.js";
 export { session } from "./auth/session.operations.js";
 export { ensureRootUser, type RootBootstrap } from "./bootstrap.js";
+export {
+  artifactsPath,
+  MAX_ARTIFACTS_BYTES,
+  removeRunnerArtifacts,
+  runnerArtifacts,
+  storeArtifacts,
+} from "./ci/artifacts.js";
 export { runningBuildOfToken } from "./ci/build-auth.js";
 export { type ClaimedBuild, requestBuild, type WaitOptions } from "./ci/claim.js";
 export type { PlanPipeline } from "./ci/contract.js";

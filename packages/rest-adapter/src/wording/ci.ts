@@ -10,6 +10,13 @@ const PIPELINE_REFUSALS = {
   ref_not_found: "Reference not found",
 } as const;
 
+const ARTIFACT_PROBLEMS = {
+  not_zip: "the file is not a zip archive",
+  unsafe_path: "an entry has an absolute path or leads out with ..",
+  unsafe_link: "a link points outside the archive",
+  too_large: "the archive unpacks to too much",
+} as const;
+
 /** Builds, pipelines, runners, triggers and commit statuses, as 8.x's API words them. */
 export const ciWording: Wording<CiFailure> = {
   build_not_retryable: forbiddenWith("Build is not retryable"),
@@ -20,9 +27,12 @@ export const ciWording: Wording<CiFailure> = {
   runner_locked: forbiddenWith("Runner is locked"),
   runner_no_access: forbiddenWith("No access granted"),
   runner_many_projects: forbiddenWith("Runner associated with more than one project"),
-  runner_last_project: forbiddenWith("Only one project associated with the runner. Please remove the runner instead"),
+  runner_last_project: forbiddenWith(
+    "Only one project associated with the runner. Please remove the runner instead",
+  ),
   runner_already_enabled: () => "Runner was already enabled for this project",
   pipeline_refused: ({ refusal }) => PIPELINE_REFUSALS[refusal],
   status_transition: ({ from, to }) => `Cannot transition status via :${to} from :${from}`,
   commit_refs_not_found: () => "404 References for commit Not Found",
+  artifacts_invalid: ({ problem }) => `400 (Bad request) artifacts refused: ${ARTIFACT_PROBLEMS[problem]}`,
 };

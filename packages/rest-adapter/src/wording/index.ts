@@ -1,6 +1,6 @@
 import type { Failure, FieldErrors, NamedFailure, NotFoundSubject } from "@kiln/domain";
-import { ciWording } from "./ci.js";
 import { accountWording, authWording, issueWording, requestWording } from "./accounts.js";
+import { ciWording } from "./ci.js";
 import { mergeRequestWording, repositoryWording } from "./repository.js";
 import type { Wording } from "./wording.js";
 
