@@ -1,4 +1,4 @@
-import { mkdir, open, readFile, rm, stat } from "node:fs/promises";
+import { mkdir, open, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { ServiceRuntime } from "../runtime.js";
 
@@ -48,13 +48,4 @@ export async function readUpTo(path: string, size: number): Promise<Buffer> {
 /** Removes a build file if it is there. */
 export async function removeFile(path: string): Promise<void> {
   await rm(path, { force: true });
-}
-
-/** The size of a file, or null when it is missing. */
-export async function sizeOf(path: string): Promise<number | null> {
-  try {
-    return (await stat(path)).size;
-  } catch {
-    return null;
-  }
 }
