@@ -301,5 +301,32 @@ for (const database of ["sqlite", "postgres"] as const) {
       const hidden = await call(server.url, { path: `/projects/${projectId}/builds`, token: outsider.token });
       expect(hidden.status).toBe(404);
     });
+
+    it("never gives one build to two runners asking at once", async () => {
+      const runners = await Promise.all(Array.from({ length: 4 }, () => register()));
+      const work = join(git.root, "work");
+      const jobs = Array.from({ length: 6 }, (_, n) => `job${n}:\n  script: echo ${n}\n`).join("");
+      await git.ok(["checkout", "--quiet", "-b", "wide"], work);
+      writeFileSync(join(work, ".gitlab-ci.yml"), jobs);
+      await git.ok(["commit", "--quiet", "-am", "wide"], work);
+      await git.ok(
+        [
+          "push",
+          "--quiet",
+          repoUrl(server.url, "root/app", { username: "root", secret: root.token }),
+          "wide",
+        ],
+        work,
+      );
+      const claimed: number[] = [];
+      for (let round = 0; round < 5 && claimed.length < 6; round++) {
+        const answers = await Promise.all(
+          Array.from({ length: 8 }, (_, n) => requestBuild(runners[n % runners.length] as string)),
+        );
+        for (const answer of answers) if (answer.status === 201) claimed.push(answer.body.id);
+      }
+      expect(claimed.length).toBeGreaterThanOrEqual(6);
+      expect(new Set(claimed).size).toBe(claimed.length);
+    });
   });
 }
