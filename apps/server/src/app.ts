@@ -2,8 +2,15 @@ import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { checkGitVersion, PushGate } from "@kiln/git";
-import { API_PREFIX, createRestHandler, type RestHandler } from "@kiln/rest-adapter";
 import {
+  API_PREFIX,
+  createRestHandler,
+  createRunnerApiHandler,
+  type RestHandler,
+  RUNNER_API_PREFIX,
+} from "@kiln/rest-adapter";
+import {
+  ciPipelines,
   DeliveryWorker,
   ensureRootUser,
   finishInterruptedMerges,
@@ -75,21 +82,23 @@ export async function openBackend(config: Config): Promise<Backend> {
 export interface Surfaces {
   api: MountHandler;
   trpc: MountHandler;
+  runner: MountHandler;
   uploads: MountHandler;
   git: MountHandler;
 }
 
 /**
  * The front door's table, first match wins: the REST API v3 under `/api/v3`; the services'
- * public tRPC router under `/api/trpc`; reads of uploads
+ * public tRPC router under `/api/trpc`; the runners' API under `/ci/api/v1`; reads of uploads
  * (`GET` and `HEAD` of `/<namespace>/<project>/uploads/<secret>/<file name>`); git's smart HTTP
- * (`GET …/info/refs`, `POST …/git-upload-pack|git-receive-pack`). A new surface (`/ci/api/v1`,
- * `/oauth`, web pages) is one more row; one that claims paths these take goes first.
+ * (`GET …/info/refs`, `POST …/git-upload-pack|git-receive-pack`). A new surface (`/oauth`, web
+ * pages) is one more row; one that claims paths these take goes first.
  */
 export function mountTable(surfaces: Surfaces): Mount[] {
   return [
     { name: "api_v3", matches: under(API_PREFIX), handler: surfaces.api },
     { name: "trpc", matches: under(TRPC_PREFIX), handler: surfaces.trpc },
+    { name: "runner_api", matches: under(RUNNER_API_PREFIX), handler: surfaces.runner },
     { name: "uploads", matches: isUploadRequest, handler: surfaces.uploads },
     { name: "git", matches: isGitRequest, handler: surfaces.git },
   ];
@@ -145,6 +154,7 @@ async function serveBackend(
   // The handler needs the base URL, which may depend on the port the OS picks: it is created in the
   // listen callback, before any request can be dispatched.
   let api: RestHandler | undefined;
+  let runner: RestHandler | undefined;
   // One push gate per process: its socket and hook live in a private dir under the system tmp,
   // which must stay short (a Unix socket path holds at most 107 bytes).
   const runtimeDir = tmpdir().length > 64 ? "/tmp" : tmpdir();
@@ -164,6 +174,7 @@ async function serveBackend(
   const mounts = mountTable({
     api: (req, res) => (api as RestHandler)(req, res),
     trpc: createTrpcHandler({ runtime, onInternalError: logInternalError }),
+    runner: (req, res) => (runner as RestHandler)(req, res),
     uploads: createUploadsHandler(runtime),
     git: createGitHttpHandler({ runtime, gate, log }),
   });
@@ -177,6 +188,12 @@ async function serveBackend(
   const baseUrl = config.baseUrl ?? `http://localhost:${port}`;
   runtime.baseUrl = baseUrl;
   api = createRestHandler({ runtime, baseUrl, onInternalError: logInternalError });
+  runner = createRunnerApiHandler({
+    runtime,
+    baseUrl,
+    buildWaitMs: config.runnerWaitMs,
+    onInternalError: logInternalError,
+  });
   // Merges a crash cut short between moving their target branch and recording it (push data needs the base URL).
   const merges = await finishInterruptedMerges(runtime);
   if (merges.finished + merges.dropped + merges.failed.length > 0)
@@ -211,8 +228,9 @@ async function serveBackend(
 
 /**
  * Starts the dispatcher of the outbox's events to their durable subscribers (open merge requests
- * checked again whenever a branch they involve moves; webhook deliveries queued), woken by other
- * processes' events on PostgreSQL, and the worker that sends the webhook deliveries.
+ * checked again whenever a branch they involve moves; webhook deliveries queued; pipelines made
+ * from pushes), woken by other processes' events on PostgreSQL, and the worker that sends the
+ * webhook deliveries.
  */
 async function startWorkers(config: Config, log: Logger, runtime: ServiceRuntime): Promise<Closable> {
   const { database } = config;
@@ -227,6 +245,7 @@ async function startWorkers(config: Config, log: Logger, runtime: ServiceRuntime
       log.error({ err: error, subscriber, event: event?.kind }, "an outbox subscriber failed; retrying"),
   });
   dispatcher.subscribe(mergeStatusRefresh(runtime));
+  dispatcher.subscribe(ciPipelines(runtime));
   dispatcher.subscribe(webhookDeliveries(runtime, () => deliveries.wake()));
   await deliveries.start();
   try {

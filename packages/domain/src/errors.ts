@@ -40,6 +40,7 @@ export type ErrorKind =
 export type NotFoundSubject =
   | "blob"
   | "branch"
+  | "build"
   | "commit"
   | "file"
   | "group"
@@ -51,14 +52,18 @@ export type NotFoundSubject =
   | "member"
   | "merge_request"
   | "note"
+  | "pipeline"
   | "project"
   | "system_hook"
+  | "runner"
   | "tag"
   | "target_namespace"
   | "todo"
   | "token"
   | "tree"
-  | "user";
+  | "trigger"
+  | "user"
+  | "variable";
 
 /** The failures every feature shares, with their facts. */
 export type GeneralFailure =

@@ -25,5 +25,6 @@ export { paginationHeaders } from "./pagination.js";
 export { DEFAULT_BODY_LIMIT, drainBeforeAnswer } from "./request/body.js";
 export type { Method, PresentContext, RawBody, Reply, Route } from "./route.js";
 export { v3Routes } from "./routes/index.js";
+export { createRunnerApiHandler, RUNNER_API_PREFIX, type RunnerApiOptions } from "./runner-api/handler.js";
 export { gitRefusalMessage } from "./wording/git.js";
 export { v3Message } from "./wording/index.js";

@@ -79,8 +79,37 @@ export interface SystemEvent {
   payload: { event_name: SystemEventName } & Record<string, unknown>;
 }
 
-/** Every domain event the services raise. CI adds `pipeline` and `build` (their hook payloads plug into `hooks/payloads/`). */
-export type DomainEvent = PushEvent | IssueEvent | MergeRequestEvent | NoteEvent | SystemEvent;
+/** A pipeline's status changed (8.x's pipeline hook moments). */
+export interface PipelineEvent {
+  kind: "pipeline";
+  projectId: number;
+  pipelineId: number;
+  /** The new status. */
+  status: string;
+  /** Who the pipeline is for (the pusher), or null. */
+  userId: number | null;
+}
+
+/** A build's (or an external commit status's) status changed. */
+export interface BuildEvent {
+  kind: "build";
+  projectId: number;
+  pipelineId: number;
+  buildId: number;
+  /** The new status. */
+  status: string;
+  userId: number | null;
+}
+
+/** Every domain event the services raise. */
+export type DomainEvent =
+  | PushEvent
+  | IssueEvent
+  | MergeRequestEvent
+  | NoteEvent
+  | SystemEvent
+  | PipelineEvent
+  | BuildEvent;
 
 /** A consumer of domain events. */
 export type DomainEventListener = (event: DomainEvent) => void | Promise<void>;

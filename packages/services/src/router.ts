@@ -1,5 +1,8 @@
 import { auth } from "./auth/operations.js";
 import { session } from "./auth/session.operations.js";
+import { builds } from "./ci/builds.operations.js";
+import { pipelines } from "./ci/pipelines.operations.js";
+import { variables } from "./ci/variables.operations.js";
 import { groupMembers } from "./groups/members.operations.js";
 import { groups } from "./groups/operations.js";
 import { projectHooks } from "./hooks/operations.js";
@@ -29,6 +32,8 @@ import { users } from "./users/operations.js";
 /** Every use case of Kiln as a tRPC router, one procedure per operation. */
 export const appRouter = router({
   auth: router(proceduresOf(auth)),
+  builds: router(proceduresOf(builds)),
+  pipelines: router(proceduresOf(pipelines)),
   groups: router(proceduresOf(groups)),
   groupMembers: router(proceduresOf(groupMembers)),
   namespaces: router(proceduresOf(namespaces)),
@@ -56,6 +61,7 @@ export const appRouter = router({
   todos: router(proceduresOf(todos)),
   uploads: router(proceduresOf(uploads)),
   users: router(proceduresOf(users)),
+  variables: router(proceduresOf(variables)),
 });
 
 /** The router's type, for typed clients. */

@@ -1,5 +1,9 @@
 import type { Kysely } from "kysely";
 import type { Database } from "./database.js";
+import { CiBuildStore } from "./stores/ci-builds.js";
+import { CiPipelineStore } from "./stores/ci-pipelines.js";
+import { CiRunnerStore } from "./stores/ci-runners.js";
+import { CiTriggerStore, CiVariableStore } from "./stores/ci-secrets.js";
 import { EventStore } from "./stores/events.js";
 import { DeliveryStore } from "./stores/hook-deliveries.js";
 import { HookStore } from "./stores/hooks.js";
@@ -60,6 +64,11 @@ export class Stores {
   readonly systemHooks: SystemHookStore;
   readonly deliveries: DeliveryStore;
   readonly #eventsCommitted = new Set<() => void>();
+  readonly ciPipelines: CiPipelineStore;
+  readonly ciBuilds: CiBuildStore;
+  readonly ciRunners: CiRunnerStore;
+  readonly ciVariables: CiVariableStore;
+  readonly ciTriggers: CiTriggerStore;
 
   constructor(readonly db: Kysely<Database>) {
     this.users = new UserStore(db);
@@ -90,6 +99,11 @@ export class Stores {
     this.outbox = new OutboxStore(db);
     this.systemHooks = new SystemHookStore(db);
     this.deliveries = new DeliveryStore(db);
+    this.ciPipelines = new CiPipelineStore(db);
+    this.ciBuilds = new CiBuildStore(db);
+    this.ciRunners = new CiRunnerStore(db);
+    this.ciVariables = new CiVariableStore(db);
+    this.ciTriggers = new CiTriggerStore(db);
   }
 
   /**
