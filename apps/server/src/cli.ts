@@ -4,6 +4,7 @@ import { openBackend, startServer } from "./app.js";
 import { ConfigError, readConfig } from "./config.js";
 import { describeFailure } from "./failure.js";
 import { createLogger, exitAfterLogs } from "./logger.js";
+import { runnerCommand } from "./runner/index.js";
 import { USAGE } from "./usage.js";
 
 /** Where a command writes: the CLI's own output, and its error line. */
@@ -72,6 +73,8 @@ const commands: Record<string, Handler> = {
       return 0;
     });
   },
+
+  runner: (args, io) => runnerCommand(args, io),
 
   "token create": async (args, io) => {
     const { values } = parseArgs({
