@@ -65,6 +65,16 @@ function buildOf(fields: Partial<BuildDetails> & { commands: string }): BuildDet
   };
 }
 
+/** How the server names an earlier build with artifacts in a later build's `depends_on_builds`. */
+function dependencyOn(build: BuildDetails) {
+  return {
+    id: build.id,
+    name: build.name,
+    token: build.token,
+    artifacts_file: { filename: "artifacts.zip" },
+  };
+}
+
 /** Hands `build` to the runner through the double and runs it in slot 0. */
 async function run(build: BuildDetails, stop?: AbortSignal) {
   double.enqueue(build);
@@ -160,14 +170,7 @@ describe("runBuild (against a double of the 8.x runner API, with a real git repo
     expect(await run(producer)).toBe("success");
     const consumer = buildOf({
       commands: "cat dist/app.txt",
-      depends_on_builds: [
-        {
-          id: producer.id,
-          name: "test",
-          token: double.buildToken(producer.id),
-          artifacts_file: { filename: "artifacts.zip" },
-        },
-      ],
+      depends_on_builds: [dependencyOn(producer)],
     });
     expect(await run(consumer)).toBe("success");
     expect(double.trace(consumer.id)).toContain(`Downloading artifacts for test (${producer.id})...`);
@@ -181,14 +184,7 @@ describe("runBuild (against a double of the 8.x runner API, with a real git repo
     double.artifacts.set(producer.id, { filename: "artifacts.zip", bytes: hostile, expireIn: null });
     const victim = buildOf({
       commands: "echo should not run",
-      depends_on_builds: [
-        {
-          id: producer.id,
-          name: "test",
-          token: double.buildToken(producer.id),
-          artifacts_file: { filename: "artifacts.zip" },
-        },
-      ],
+      depends_on_builds: [dependencyOn(producer)],
     });
     expect(await run(victim)).toBe("failed");
     expect(double.trace(victim.id)).toMatch(
