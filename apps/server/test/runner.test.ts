@@ -1,0 +1,218 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import yauzl from "yauzl";
+import { type GitClient, gitClient, repoUrl } from "./git-client.js";
+import { ENTRY, onEachDatabase, runKiln, start } from "./support.js";
+
+/** A pipeline of two stages: `build` leaves an artifact, `test` (a later stage) reads it. */
+const PIPELINE = `stages:
+  - build
+  - test
+
+variables:
+  GREETING: hello
+
+compile:
+  stage: build
+  script:
+    - mkdir -p out
+    - echo "$GREETING from $CI_BUILD_NAME at $CI_BUILD_REF" > out/result.txt
+  artifacts:
+    paths:
+      - out/
+
+check:
+  stage: test
+  script:
+    - cat out/result.txt
+    - test "$CI_BUILD_STAGE" = test
+`;
+
+interface BuildRow {
+  id: number;
+  name: string;
+  stage: string;
+  status: string;
+  started_at: string | null;
+  finished_at: string | null;
+  artifacts_file?: { filename: string; size: number } | null;
+}
+
+/** A `kiln runner` process: its exit, and everything it printed. */
+interface RunnerProcess {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  output(): string;
+}
+
+function startRunner(args: string[]): RunnerProcess {
+  const child = spawn(process.execPath, [ENTRY, "runner", ...args], {
+    env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: tmpdir(), LOG_LEVEL: "info" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, exited, output: () => output };
+}
+
+function zipNames(bytes: Buffer): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, {}, (error, zip) => {
+      if (error) return reject(error);
+      const names: string[] = [];
+      zip.on("entry", (entry: yauzl.Entry) => names.push(entry.fileName));
+      zip.on("end", () => resolve(names.sort()));
+      zip.on("error", reject);
+    });
+  });
+}
+
+/** Commits `.gitlab-ci.yml` with `text` in `work` and pushes it to master; answers the commit's sha. */
+async function pushPipeline(client: GitClient, work: string, remote: string, text: string): Promise<string> {
+  writeFileSync(join(work, ".gitlab-ci.yml"), text);
+  await client.ok(["add", ".gitlab-ci.yml"], work);
+  await client.ok(["commit", "--quiet", "-m", "CI"], work);
+  await client.ok(["push", "--quiet", remote, "master"], work);
+  return client.ok(["rev-parse", "HEAD"], work);
+}
+
+describe("kiln runner's command line", () => {
+  it("explains itself, and refuses to start without --url or a way to register", async () => {
+    const help = await runKiln(["runner", "--help"], {});
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("--registration-token");
+    expect(await runKiln(["runner"], {})).toMatchObject({
+      code: 1,
+      stderr: "kiln: --url is required (see kiln runner --help)\n",
+    });
+    const dir = mkdtempSync(join(tmpdir(), "kiln-runner-cli-"));
+    try {
+      const unregistered = await runKiln(["runner", "--url", "http://127.0.0.1:1", "--builds-dir", dir], {});
+      expect(unregistered.code).toBe(1);
+      expect(unregistered.stderr).toMatch(/^kiln: --registration-token is required to register this runner/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+onEachDatabase("kiln runner against a real server", (served) => {
+  let client: GitClient;
+  let buildsDir: string;
+  let work: string;
+  let remote: string;
+  let projectId: number;
+  const runners: RunnerProcess[] = [];
+
+  beforeAll(() => {
+    client = gitClient();
+    buildsDir = mkdtempSync(join(tmpdir(), "kiln-runner-builds-"));
+  });
+  afterAll(async () => {
+    for (const runner of runners) if (runner.child.exitCode === null) runner.child.kill("SIGKILL");
+    client.remove();
+    rmSync(buildsDir, { recursive: true, force: true });
+  });
+
+  it("a push with .gitlab-ci.yml is built by kiln runner processes: stages in order, traces and artifacts back", async () => {
+    const { server, root, api } = served();
+    const project = await api<{ id: number; path_with_namespace: string }>({
+      method: "POST",
+      path: "/projects",
+      token: root.token,
+      json: { name: "runner-demo" },
+    });
+    expect(project.status).toBe(201);
+    const token = await runKiln(["runner", "token"], server.kilnEnv);
+    expect(token).toMatchObject({ code: 0 });
+    const registrationToken = token.stdout.trim();
+
+    work = join(client.root, "work");
+    mkdirSync(work);
+    await client.ok(["init", "--quiet", "-b", "master"], work);
+    remote = repoUrl(server.url, project.body.path_with_namespace, { username: "root", secret: root.token });
+    projectId = project.body.id;
+    const sha = await pushPipeline(client, work, remote, PIPELINE);
+
+    // The first runner registers, takes the first stage's build and exits (--once).
+    const first = startRunner([
+      "--url",
+      server.url,
+      "--registration-token",
+      registrationToken,
+      "--builds-dir",
+      buildsDir,
+      "--once",
+    ]);
+    runners.push(first);
+    expect(await first.exited).toBe(0);
+    expect(first.output()).toMatch(/registered runner \d+; its token is saved in .*kiln-runner\.json/);
+    // The second reuses the saved registration (no token on its command line) for the next stage.
+    const second = startRunner(["--url", server.url, "--builds-dir", buildsDir, "--once"]);
+    runners.push(second);
+    expect(await second.exited).toBe(0);
+    expect(second.output()).not.toMatch(/registered runner/);
+
+    const builds = await api<BuildRow[]>({ path: `/projects/${project.body.id}/builds`, token: root.token });
+    expect(builds.status).toBe(200);
+    const compile = builds.body.find((build) => build.name === "compile") as BuildRow;
+    const check = builds.body.find((build) => build.name === "check") as BuildRow;
+    expect([compile.status, check.status]).toEqual(["success", "success"]);
+    expect(Date.parse(check.started_at as string)).toBeGreaterThanOrEqual(
+      Date.parse(compile.finished_at as string),
+    );
+
+    const trace = await api<string>({
+      path: `/projects/${project.body.id}/builds/${check.id}/trace`,
+      token: root.token,
+    });
+    expect(trace.text).toContain(`Downloading artifacts for compile (${compile.id})...`);
+    expect(trace.text).toContain(`hello from compile at ${sha}`);
+    expect(trace.text).toContain("Build succeeded");
+
+    const artifacts = await fetch(
+      `${server.url}/api/v3/projects/${project.body.id}/builds/${compile.id}/artifacts`,
+      {
+        headers: { "PRIVATE-TOKEN": root.token },
+      },
+    );
+    expect(artifacts.status).toBe(200);
+    expect(await zipNames(Buffer.from(await artifacts.arrayBuffer()))).toEqual(["out/", "out/result.txt"]);
+  });
+
+  it("a running runner waits out a server restart and takes the builds pushed after it", async () => {
+    const { server, root, api } = served();
+    const runner = startRunner(["--url", server.url, "--builds-dir", buildsDir]);
+    runners.push(runner);
+    await expect.poll(() => runner.output()).toContain("runner started");
+    await server.stop({ remove: false });
+    await expect.poll(() => runner.output()).toContain("server unavailable; retrying");
+    const restarted = await start({ restartOf: server, env: { PORT: String(server.port) } });
+    try {
+      await pushPipeline(
+        client,
+        work,
+        remote,
+        "after-restart:\n  script:\n    - echo built after the restart\n",
+      );
+      const done = async () => {
+        const builds = await api<BuildRow[]>({ path: `/projects/${projectId}/builds`, token: root.token });
+        return builds.body.find((build) => build.name === "after-restart")?.status;
+      };
+      await expect.poll(done, { timeout: 30_000 }).toBe("success");
+      runner.child.kill("SIGTERM");
+      expect(await runner.exited).toBe(0);
+    } finally {
+      await restarted.stop({ remove: false });
+    }
+  });
+});
