@@ -82,7 +82,6 @@ export class RunnerApi {
         token: input.token,
         description: input.description,
         tag_list: input.tags.join(","),
-        run_untagged: input.tags.length === 0 ? true : undefined,
         info: runnerInfo(),
       },
     });

@@ -31,41 +31,49 @@ export async function pollForBuilds(
   const done = new AbortController();
   const until = AbortSignal.any([stopPolling, done.signal]);
   let exitCode = 0;
+  /** One ask and what follows it: "stop" when the runner must end, else "again" (after a pause). */
+  const turn = async (index: number, idle: Backoff): Promise<"again" | "stop"> => {
+    const asked = Date.now();
+    const answer = await untilAvailable(
+      "build request",
+      () => host.api.requestBuild(host.runnerToken, until),
+      {
+        log: host.log,
+        policy: SERVER_AWAY,
+        signal: until,
+      },
+    );
+    if (answer.kind === "forbidden") {
+      host.log.error({}, "the server refused the runner token (was the runner deleted?); register again");
+      exitCode = 1;
+      return "stop";
+    }
+    if (answer.kind !== "build") {
+      if (answer.kind === "failed") host.log.warn({ answer }, "build request failed");
+      if (answer.kind === "failed" || Date.now() - asked < LONG_POLL_MS) await sleep(idle.next(), until);
+      return "again";
+    }
+    idle.reset();
+    const build = answer.build;
+    host.log.info(
+      { build: build.id, project: build.project_id, name: build.name, slot: index },
+      "build received",
+    );
+    const end = await runBuild(build, host, index, stopBuilds);
+    host.log.info({ build: build.id, status: end }, "build finished");
+    return settings.once ? "stop" : "again";
+  };
   const slot = async (index: number) => {
     const idle = new Backoff(settings.idleMinMs ?? 1000, settings.idleMaxMs ?? 5000);
     while (!until.aborted) {
-      const asked = Date.now();
-      let answer: Awaited<ReturnType<BuildHost["api"]["requestBuild"]>>;
       try {
-        answer = await untilAvailable("build request", () => host.api.requestBuild(host.runnerToken, until), {
-          log: host.log,
-          policy: SERVER_AWAY,
-          signal: until,
-        });
+        if ((await turn(index, idle)) === "stop") done.abort();
       } catch (error) {
         if (until.aborted) return;
-        throw error;
+        // A bug or an answer not as 8.x's (a build that does not parse): logged, and the runner goes on.
+        host.log.error({ error: (error as Error).stack ?? String(error) }, "build request or build failed");
+        await sleep(idle.next(), until);
       }
-      if (answer.kind === "forbidden") {
-        host.log.error({}, "the server refused the runner token (was the runner deleted?); register again");
-        exitCode = 1;
-        done.abort();
-        return;
-      }
-      if (answer.kind !== "build") {
-        if (answer.kind === "failed") host.log.warn({ answer }, "build request failed");
-        if (answer.kind === "failed" || Date.now() - asked < LONG_POLL_MS) await sleep(idle.next(), until);
-        continue;
-      }
-      idle.reset();
-      const build = answer.build;
-      host.log.info(
-        { build: build.id, project: build.project_id, name: build.name, slot: index },
-        "build received",
-      );
-      const end = await runBuild(build, host, index, stopBuilds);
-      host.log.info({ build: build.id, status: end }, "build finished");
-      if (settings.once) done.abort();
     }
   };
   const slots = settings.once ? 1 : Math.max(1, settings.concurrency);
