@@ -1,8 +1,15 @@
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { checkGitVersion, PushGate } from "@kiln/git";
-import { API_PREFIX, createRestHandler, type RestHandler } from "@kiln/rest-adapter";
 import {
+  API_PREFIX,
+  createRestHandler,
+  createRunnerApiHandler,
+  type RestHandler,
+  RUNNER_API_PREFIX,
+} from "@kiln/rest-adapter";
+import {
+  ciPipelines,
   ensureRootUser,
   finishInterruptedMerges,
   mergeStatusRefresh,
@@ -68,12 +75,14 @@ export async function openBackend(config: Config): Promise<Backend> {
 /** The handlers of the server's surfaces, as {@link mountTable} mounts them. */
 export interface Surfaces {
   api: MountHandler;
+  runner: MountHandler;
   uploads: MountHandler;
   git: MountHandler;
 }
 
 /**
- * The front door's table, first match wins: the REST API v3 under `/api/v3`; reads of uploads
+ * The front door's table, first match wins: the REST API v3 under `/api/v3`; the runners' API
+ * under `/ci/api/v1`; reads of uploads
  * (`GET` and `HEAD` of `/<namespace>/<project>/uploads/<secret>/<file name>`); git's smart HTTP
  * (`GET …/info/refs`, `POST …/git-upload-pack|git-receive-pack`). A new surface (`/api/trpc`,
  * `/ci/api/v1`, `/oauth`, web pages) is one more row; one that claims paths these take goes first.
@@ -81,6 +90,7 @@ export interface Surfaces {
 export function mountTable(surfaces: Surfaces): Mount[] {
   return [
     { name: "api_v3", matches: under(API_PREFIX), handler: surfaces.api },
+    { name: "runner_api", matches: under(RUNNER_API_PREFIX), handler: surfaces.runner },
     { name: "uploads", matches: isUploadRequest, handler: surfaces.uploads },
     { name: "git", matches: isGitRequest, handler: surfaces.git },
   ];
@@ -136,6 +146,7 @@ async function serveBackend(
   // The handler needs the base URL, which may depend on the port the OS picks: it is created in the
   // listen callback, before any request can be dispatched.
   let api: RestHandler | undefined;
+  let runner: RestHandler | undefined;
   // One push gate per process: its socket and hook live in a private dir under the system tmp,
   // which must stay short (a Unix socket path holds at most 107 bytes).
   const runtimeDir = tmpdir().length > 64 ? "/tmp" : tmpdir();
@@ -144,6 +155,7 @@ async function serveBackend(
   if (housekeeping) opened.push({ close: () => housekeeping.stop() });
   const mounts = mountTable({
     api: (req, res) => (api as RestHandler)(req, res),
+    runner: (req, res) => (runner as RestHandler)(req, res),
     uploads: createUploadsHandler(runtime),
     git: createGitHttpHandler({ runtime, gate, log }),
   });
@@ -159,6 +171,13 @@ async function serveBackend(
   api = createRestHandler({
     runtime,
     baseUrl,
+    onInternalError: (error, req) =>
+      log.error({ err: error, method: req.method, path: req.url?.split("?")[0] }, "internal error"),
+  });
+  runner = createRunnerApiHandler({
+    runtime,
+    baseUrl,
+    buildWaitMs: config.runnerWaitMs,
     onInternalError: (error, req) =>
       log.error({ err: error, method: req.method, path: req.url?.split("?")[0] }, "internal error"),
   });
@@ -193,7 +212,7 @@ async function serveBackend(
 
 /**
  * Starts the dispatcher of the outbox's events to their durable subscribers (open merge requests
- * checked again whenever a branch they involve moves), woken by other processes' events on
+ * checked again whenever a branch they involve moves; pipelines made from pushes), woken by other processes' events on
  * PostgreSQL.
  */
 async function startWorkers(config: Config, log: Logger, runtime: ServiceRuntime): Promise<OutboxDispatcher> {
@@ -204,6 +223,7 @@ async function startWorkers(config: Config, log: Logger, runtime: ServiceRuntime
       log.error({ err: error, subscriber, event: event?.kind }, "an outbox subscriber failed; retrying"),
   });
   dispatcher.subscribe(mergeStatusRefresh(runtime));
+  dispatcher.subscribe(ciPipelines(runtime));
   await dispatcher.start();
   return dispatcher;
 }

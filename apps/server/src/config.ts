@@ -16,6 +16,8 @@ export interface Config {
    * web-only process beside others that run them on one PostgreSQL database.
    */
   workers: boolean;
+  /** The longest a runner's request for a build waits for one, in ms (`KILN_RUNNER_WAIT_SECONDS`, default 50). */
+  runnerWaitMs: number;
 }
 
 /** A configuration problem, reported as one line before anything starts. */
@@ -78,9 +80,18 @@ function workers(raw: string | undefined): boolean {
   return value === "on";
 }
 
+function runnerWaitMs(raw: string | undefined): number {
+  if (raw === undefined || raw === "") return 50_000;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value > 300) {
+    throw new ConfigError(`KILN_RUNNER_WAIT_SECONDS must be a number from 0 to 300, got "${raw}"`);
+  }
+  return value * 1000;
+}
+
 /**
  * Reads `PORT`, `KILN_DATA_DIR`, `KILN_BASE_URL`, `KILN_ROOT_PASSWORD`, `DATABASE_URL`,
- * `KILN_SQLITE_SYNCHRONOUS`, `KILN_WORKERS` and `LOG_LEVEL`; throws a {@link ConfigError} naming the first bad one.
+ * `KILN_SQLITE_SYNCHRONOUS`, `KILN_WORKERS`, `KILN_RUNNER_WAIT_SECONDS` and `LOG_LEVEL`; throws a {@link ConfigError} naming the first bad one.
  */
 export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config {
   const dataDirRaw = env["KILN_DATA_DIR"] || "./data";
@@ -100,5 +111,6 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     database: database(env["DATABASE_URL"], dataDir, env["KILN_SQLITE_SYNCHRONOUS"]),
     logLevel,
     workers: workers(env["KILN_WORKERS"]),
+    runnerWaitMs: runnerWaitMs(env["KILN_RUNNER_WAIT_SECONDS"]),
   };
 }

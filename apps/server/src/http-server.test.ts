@@ -23,7 +23,12 @@ let origin: string;
 
 beforeAll(async () => {
   const mounts: Mount[] = [
-    ...mountTable({ api: answering("api_v3"), uploads: answering("uploads"), git: answering("git") }),
+    ...mountTable({
+      api: answering("api_v3"),
+      runner: answering("runner_api"),
+      uploads: answering("uploads"),
+      git: answering("git"),
+    }),
     { name: "trpc", matches: under("/api/trpc"), handler: answering("trpc") },
     {
       name: "throws",
@@ -71,6 +76,9 @@ describe("the front door's mount table", () => {
       ["DELETE", "/api/v3/projects/1", "api_v3"],
       ["GET", "/api/v3x/user", 404],
       ["GET", "/api/v4/user", 404],
+      ["POST", "/ci/api/v1/builds/register", "runner_api"],
+      ["PATCH", "/ci/api/v1/builds/1/trace.txt", "runner_api"],
+      ["GET", "/ci/api/v2/builds", 404],
       ["GET", "/alice/app/uploads/0123abcd/a.png", "uploads"],
       ["HEAD", "/alice/app/uploads/0123abcd/a.png", "head"],
       ["POST", "/alice/app/uploads/0123abcd/a.png", 404],

@@ -40,6 +40,7 @@ export type ErrorKind =
 export type NotFoundSubject =
   | "blob"
   | "branch"
+  | "build"
   | "commit"
   | "file"
   | "group"
@@ -51,13 +52,17 @@ export type NotFoundSubject =
   | "member"
   | "merge_request"
   | "note"
+  | "pipeline"
   | "project"
+  | "runner"
   | "tag"
   | "target_namespace"
   | "todo"
   | "token"
   | "tree"
-  | "user";
+  | "trigger"
+  | "user"
+  | "variable";
 
 /** The failures every feature shares, with their facts. */
 export type GeneralFailure =

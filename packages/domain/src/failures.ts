@@ -94,6 +94,25 @@ export type RepositoryFailure =
   | { kind: "bad_request"; reason: "file_missing"; path: string; action: "update" | "delete" }
   | { kind: "bad_request"; reason: "file_parent_is_file"; path: string };
 
+/** CI: builds, pipelines, runners, triggers, commit statuses. */
+export type CiFailure =
+  | { kind: "forbidden"; reason: "build_not_retryable" }
+  | { kind: "forbidden"; reason: "build_not_erasable" }
+  | { kind: "bad_request"; reason: "build_not_playable" }
+  | { kind: "bad_request"; reason: "scope_invalid" }
+  | { kind: "forbidden"; reason: "runner_shared" }
+  | { kind: "forbidden"; reason: "runner_locked" }
+  | { kind: "forbidden"; reason: "runner_no_access" }
+  | { kind: "forbidden"; reason: "runner_many_projects" }
+  | { kind: "forbidden"; reason: "runner_last_project" }
+  | { kind: "conflict"; reason: "runner_already_enabled" }
+  /** 8.x's CreatePipelineService refusals (`POST /pipeline`, triggers). */
+  | { kind: "bad_request"; reason: "pipeline_refused"; refusal: "missing_file" | "no_builds" | "ref_not_found" }
+  | { kind: "bad_request"; reason: "status_transition"; from: string; to: string }
+  | { kind: "not_found"; reason: "commit_refs_not_found" }
+  /** An artifacts upload refused: not a zip, an entry or link leading out, or too big unpacked. */
+  | { kind: "bad_request"; reason: "artifacts_invalid"; problem: "not_zip" | "unsafe_path" | "unsafe_link" | "too_large" };
+
 /** Every named failure: each `reason` belongs to exactly one member. */
 export type NamedFailure =
   | AuthFailure
@@ -101,7 +120,8 @@ export type NamedFailure =
   | AccountFailure
   | IssueFailure
   | MergeRequestFailure
-  | RepositoryFailure;
+  | RepositoryFailure
+  | CiFailure;
 
 /** One of the {@link NamedFailure} reason codes. */
 export type FailureReason = NamedFailure["reason"];

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import type { Credentials } from "@kiln/services";
+import { BUILD_TOKEN_USER, type Credentials } from "@kiln/services";
 import type { Params } from "./request/params.js";
 
 /**
@@ -71,7 +71,7 @@ function queryParam(url: string | undefined, name: string): string | undefined {
 /**
  * The credentials of an `Authorization: Basic …` header: null when there is none (or another
  * scheme, which git never sends), unreadable when it does not decode to `user:password`, which is
- * answered like wrong credentials. The password keeps any colon after the first one (RFC 7617).
+ * answered like wrong credentials. The user `gitlab-ci-token` sends a build's token. The password keeps any colon after the first one (RFC 7617).
  */
 function basicCredentials(header: string | undefined): Credentials | null {
   if (header === undefined) return null;
@@ -80,5 +80,8 @@ function basicCredentials(header: string | undefined): Credentials | null {
   const decoded = Buffer.from(match[1] as string, "base64").toString("utf8");
   const colon = decoded.indexOf(":");
   if (colon < 0) return { kind: "unreadable" };
-  return { kind: "basic", username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+  const username = decoded.slice(0, colon);
+  const password = decoded.slice(colon + 1);
+  if (username === BUILD_TOKEN_USER) return { kind: "build_token", token: password };
+  return { kind: "basic", username, password };
 }

@@ -24,5 +24,6 @@ export { paginationHeaders } from "./pagination.js";
 export { drainBeforeAnswer } from "./request/body.js";
 export type { Method, PresentContext, RawBody, Reply, Route } from "./route.js";
 export { v3Routes } from "./routes/index.js";
+export { createRunnerApiHandler, RUNNER_API_PREFIX, type RunnerApiOptions } from "./runner-api/handler.js";
 export { gitRefusalMessage } from "./wording/git.js";
 export { v3Message } from "./wording/index.js";

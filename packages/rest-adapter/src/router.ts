@@ -1,25 +1,31 @@
-import type { Method, Route } from "./route.js";
+import type { Route } from "./route.js";
+
+/** What the table needs of a route: its method and its path pattern. */
+export interface RouteShape {
+  method: string;
+  path: string;
+}
 
 /** A parameter at one position of the trie: one segment (`:name`) or one or more (`*name`). */
-interface Param {
+interface Param<R> {
   name: string;
   /** True for `*name`, which takes the rest of the path but what the routes below it need. */
   rest: boolean;
-  node: Node;
+  node: Node<R>;
 }
 
-interface Node {
-  statics: Map<string, Node>;
-  param: Param | null;
-  routes: Map<Method, Route>;
+interface Node<R> {
+  statics: Map<string, Node<R>>;
+  param: Param<R> | null;
+  routes: Map<string, R>;
 }
 
-const newNode = (): Node => ({ statics: new Map(), param: null, routes: new Map() });
+const newNode = <R>(): Node<R> => ({ statics: new Map(), param: null, routes: new Map() });
 
 /** The outcome of matching a path: a route with its raw path parameters, or why none matched. */
-export type Match =
-  | { kind: "found"; route: Route; pathParams: Record<string, string> }
-  | { kind: "wrong_method"; allowed: Method[] }
+export type Match<R = Route> =
+  | { kind: "found"; route: R; pathParams: Record<string, string> }
+  | { kind: "wrong_method"; allowed: string[] }
   | { kind: "none" };
 
 /**
@@ -32,14 +38,14 @@ export type Match =
  * `PUT branches/fix/protect/protect` protects `fix/protect`, `PUT branches/fix/protect` protects
  * `fix`, and `GET branches/fix/protect` reads `fix/protect`.
  */
-export class RouteTable {
-  readonly #root = newNode();
+export class RouteTable<R extends RouteShape = Route> {
+  readonly #root = newNode<R>();
 
-  constructor(routes: readonly Route[]) {
+  constructor(routes: readonly R[]) {
     for (const route of routes) this.#add(route);
   }
 
-  #add(route: Route): void {
+  #add(route: R): void {
     let node = this.#root;
     for (const segment of splitPath(route.path)) {
       if (segment.startsWith(":") || segment.startsWith("*")) {
@@ -62,11 +68,11 @@ export class RouteTable {
    * another method is `wrong_method`; but a parameter route that accepts the method wins over a
    * static one that does not (`DELETE /projects/owned` reaches `DELETE /projects/:id`, as in GitLab).
    */
-  match(method: string, path: string): Match {
+  match(method: string, path: string): Match<R> {
     const segments = splitPath(path).map((raw) => ({ raw, value: decodeSegment(raw) }));
     const params: Record<string, string> = {};
-    const node = find(this.#root, segments, 0, params, (n) => n.routes.has(method as Method));
-    const route = node?.routes.get(method as Method);
+    const node = find(this.#root, segments, 0, params, (n) => n.routes.has(method));
+    const route = node?.routes.get(method);
     if (route) return { kind: "found", route, pathParams: params };
     const anyMethod = find(this.#root, segments, 0, {}, (n) => n.routes.size > 0);
     return anyMethod ? { kind: "wrong_method", allowed: [...anyMethod.routes.keys()] } : { kind: "none" };
@@ -74,7 +80,7 @@ export class RouteTable {
 }
 
 /** The node below `node` for the parameter `segment` (`:name` or `*name`), which must agree with any there. */
-function paramNode(node: Node, route: Route, segment: string): Node {
+function paramNode<R extends RouteShape>(node: Node<R>, route: R, segment: string): Node<R> {
   const name = segment.slice(1);
   const rest = segment.startsWith("*");
   if (node.param && (node.param.name !== name || node.param.rest !== rest)) {
@@ -94,13 +100,13 @@ interface Segment {
 /** True when a segment may be (part of) a parameter: not empty, and well encoded. */
 const takesParam = (segment: Segment | undefined): boolean => segment?.value != null && segment.raw !== "";
 
-function find(
-  node: Node,
+function find<R>(
+  node: Node<R>,
   segments: Segment[],
   index: number,
   params: Record<string, string>,
-  accepts: (node: Node) => boolean,
-): Node | null {
+  accepts: (node: Node<R>) => boolean,
+): Node<R> | null {
   if (index === segments.length) return accepts(node) ? node : null;
   const segment = segments[index] as Segment;
   const next = node.statics.get(segment.raw);

@@ -51,8 +51,30 @@ export interface NoteEvent {
   noteableId: number;
 }
 
+/** A pipeline's status changed (8.x's pipeline hook moments). */
+export interface PipelineEvent {
+  kind: "pipeline";
+  projectId: number;
+  pipelineId: number;
+  /** The new status. */
+  status: string;
+  /** Who the pipeline is for (the pusher), or null. */
+  userId: number | null;
+}
+
+/** A build's (or an external commit status's) status changed. */
+export interface BuildEvent {
+  kind: "build";
+  projectId: number;
+  pipelineId: number;
+  buildId: number;
+  /** The new status. */
+  status: string;
+  userId: number | null;
+}
+
 /** Every domain event the services raise. */
-export type DomainEvent = PushEvent | IssueEvent | MergeRequestEvent | NoteEvent;
+export type DomainEvent = PushEvent | IssueEvent | MergeRequestEvent | NoteEvent | PipelineEvent | BuildEvent;
 
 /** A consumer of domain events. */
 export type DomainEventListener = (event: DomainEvent) => void | Promise<void>;

@@ -23,6 +23,7 @@ export type { Member } from "@kiln/storage-kysely";
 export type { BasicCredentials } from "./auth/basic-credentials.js";
 export {
   actorOf,
+  BUILD_TOKEN_USER,
   type Credentials,
   FULL_SCOPES,
   identifyActor,
@@ -32,8 +33,28 @@ export { applySudo, identifyToken } from "./auth/identify.js";
 export { auth } from "./auth/operations.js";
 export { session } from "./auth/session.operations.js";
 export { ensureRootUser, type RootBootstrap } from "./bootstrap.js";
+export {
+  artifactsPath,
+  MAX_ARTIFACTS_BYTES,
+  removeRunnerArtifacts,
+  runnerArtifacts,
+  storeArtifacts,
+} from "./ci/artifacts.js";
+export { runningBuildOfToken } from "./ci/build-auth.js";
+export { type ClaimedBuild, requestBuild, type WaitOptions } from "./ci/claim.js";
+export type { PlanPipeline } from "./ci/contract.js";
+export { usePlanner } from "./ci/planner.js";
+export { ciPipelines } from "./ci/push.js";
+export {
+  type RunnerRegistration,
+  registerRunner,
+  registrationToken,
+  unregisterRunner,
+} from "./ci/runners.js";
+export { appendTrace, type BuildReport, reportBuild, type TraceAppend } from "./ci/runs.js";
 export type { Actor, Context } from "./context.js";
 export {
+  type BuildEvent,
   type DomainEvent,
   type DomainEventListener,
   DomainEvents,
@@ -41,6 +62,7 @@ export {
   type IssueEvent,
   type MergeRequestEvent,
   type NoteEvent,
+  type PipelineEvent,
   type PushEvent,
 } from "./domain-events.js";
 export type { GroupDetail } from "./groups/detail.js";

@@ -42,5 +42,6 @@ export function isReceivedFilePath(dataDir: string, path: string): boolean {
 export async function removeProjectFiles(runtime: ServiceRuntime, projectId: number): Promise<void> {
   if (!runtime.dataDir) return;
   await rm(projectUploadsDir(runtime.dataDir, projectId), { recursive: true, force: true });
+  await rm(join(runtime.dataDir, "builds", String(projectId)), { recursive: true, force: true });
   await runtime.repositories?.remove(projectId);
 }

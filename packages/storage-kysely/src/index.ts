@@ -15,6 +15,31 @@ export { ForeignKeyViolation, isUniqueViolation, UniqueViolation } from "./error
 export { type MigrationReport, migrateToLatest } from "./migrate.js";
 export { listenForOutbox, type OutboxListener } from "./outbox-notifications.js";
 export type { CountMode } from "./queries.js";
+export {
+  type CiBuild,
+  type CiBuildPatch,
+  type CiBuildStore,
+  type CiYamlVariable,
+  type NewCiBuild,
+  type RunnerMatch,
+  runnerCanPick,
+} from "./stores/ci-builds.js";
+export type {
+  CiPipeline,
+  CiPipelinePatch,
+  CiPipelineScope,
+  CiPipelineStore,
+  NewCiPipeline,
+} from "./stores/ci-pipelines.js";
+export {
+  type CiRunner,
+  type CiRunnerPatch,
+  type CiRunnerScope,
+  type CiRunnerStore,
+  type NewCiRunner,
+  ONLINE_WITHIN_MS,
+} from "./stores/ci-runners.js";
+export type { CiTrigger, CiTriggerStore, CiVariable, CiVariableStore } from "./stores/ci-secrets.js";
 export type { EventFilter, NewEvent } from "./stores/events.js";
 export type { HookPatch, HookStore, NewHook } from "./stores/hooks.js";
 export type { InternalIdStore, InternalIdUsage } from "./stores/internal-ids.js";

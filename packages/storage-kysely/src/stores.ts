@@ -1,5 +1,9 @@
 import type { Kysely } from "kysely";
 import type { Database } from "./database.js";
+import { CiBuildStore } from "./stores/ci-builds.js";
+import { CiPipelineStore } from "./stores/ci-pipelines.js";
+import { CiRunnerStore } from "./stores/ci-runners.js";
+import { CiTriggerStore, CiVariableStore } from "./stores/ci-secrets.js";
 import { EventStore } from "./stores/events.js";
 import { HookStore } from "./stores/hooks.js";
 import { InternalIdStore } from "./stores/internal-ids.js";
@@ -55,6 +59,11 @@ export class Stores {
   readonly subscriptions: SubscriptionStore;
   readonly issuableParts: IssuablePartsStore;
   readonly outbox: OutboxStore;
+  readonly ciPipelines: CiPipelineStore;
+  readonly ciBuilds: CiBuildStore;
+  readonly ciRunners: CiRunnerStore;
+  readonly ciVariables: CiVariableStore;
+  readonly ciTriggers: CiTriggerStore;
 
   constructor(readonly db: Kysely<Database>) {
     this.users = new UserStore(db);
@@ -83,6 +92,11 @@ export class Stores {
     this.subscriptions = new SubscriptionStore(db);
     this.issuableParts = new IssuablePartsStore(db);
     this.outbox = new OutboxStore(db);
+    this.ciPipelines = new CiPipelineStore(db);
+    this.ciBuilds = new CiBuildStore(db);
+    this.ciRunners = new CiRunnerStore(db);
+    this.ciVariables = new CiVariableStore(db);
+    this.ciTriggers = new CiTriggerStore(db);
   }
 
   /**

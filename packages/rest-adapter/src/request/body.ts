@@ -40,6 +40,11 @@ async function readLimited(req: IncomingMessage, limit: number): Promise<Buffer>
   return Buffer.concat(chunks, size);
 }
 
+/** The body's bytes as they are (a trace chunk), refused past `limit` bytes like any body. */
+export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return hasBody(req) ? readLimited(req, limit) : Promise.resolve(Buffer.alloc(0));
+}
+
 /**
  * Reads what is left of a body that the answer does not need (a request refused before its body
  * was read: no such route, wrong method, too large), bounded as `discardBody` of `@kiln/git` (16 MiB or 5 s), so that a

@@ -1,5 +1,6 @@
 import type { Failure, FieldErrors, NamedFailure, NotFoundSubject } from "@kiln/domain";
 import { accountWording, authWording, issueWording, requestWording } from "./accounts.js";
+import { ciWording } from "./ci.js";
 import { mergeRequestWording, repositoryWording } from "./repository.js";
 import type { Wording } from "./wording.js";
 
@@ -11,12 +12,14 @@ export const namedWording: Wording<NamedFailure> = {
   ...issueWording,
   ...mergeRequestWording,
   ...repositoryWording,
+  ...ciWording,
 };
 
 /** The word of `404 <Subject> Not Found`. */
 const SUBJECT: Record<NotFoundSubject, string> = {
   blob: "Blob",
   branch: "Branch",
+  build: "Build",
   commit: "Commit",
   file: "File",
   group: "Group",
@@ -28,13 +31,17 @@ const SUBJECT: Record<NotFoundSubject, string> = {
   member: "Member",
   merge_request: "Merge Request",
   note: "Note",
+  pipeline: "Pipeline",
   project: "Project",
+  runner: "Runner",
   tag: "Tag",
   target_namespace: "Target Namespace",
   todo: "Todo",
   token: "Token",
   tree: "Tree",
+  trigger: "Trigger",
   user: "User",
+  variable: "Variable",
 };
 
 function namedMessage<F extends NamedFailure>(failure: F): string {

@@ -16,17 +16,24 @@ export type TokenCarrier = "private_token_param" | "private_token_header";
  * - `unreadable`: credentials were sent but cannot be read (a Basic header that does not decode,
  *   a `private_token` that is not a string); they name nobody, as wrong ones do.
  *
+ * - `build_token`: a running build's token, sent by git as the password of `gitlab-ci-token`:
+ *   it names no user, only the right to fetch that build's project while the build runs (see
+ *   `decideGitAccess`); the runner API reads build and runner tokens itself.
+ *
  * The kinds still to come plug in here, each as one more member and one more case of
  * {@link identifyActor}: an OAuth bearer token (`Authorization: Bearer`, the `access_token`
  * parameter) as `oauth_bearer`, whose actor carries the scopes the token was granted; a web
- * session as `session_cookie`; a runner's and a build's token (`/ci/api/v1`) as `runner_token`
- * and `build_token`. Until a kind is here, no transport reads it, and a request carrying only
- * that is anonymous.
+ * session as `session_cookie`. Until a kind is here, no transport reads it, and a request
+ * carrying only that is anonymous.
  */
 export type Credentials =
   | { kind: "token"; token: string; via: TokenCarrier }
   | ({ kind: "basic" } & BasicCredentials)
+  | { kind: "build_token"; token: string }
   | { kind: "unreadable" };
+
+/** The user name git sends with a build's token (GitLab's). */
+export const BUILD_TOKEN_USER = "gitlab-ci-token";
 
 /**
  * The scopes of the credentials that exist today: a private token, a personal access token and a
@@ -61,6 +68,8 @@ export function identifyActor(
     }
     case "basic":
       return identifyCredentials(runtime, credentials).then(actorOrNull);
+    // A build's token acts as no user (its access is the build's project, decided per surface).
+    case "build_token":
     case "unreadable":
       return null;
   }

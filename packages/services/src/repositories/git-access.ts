@@ -1,6 +1,7 @@
 import { type PushRefusal, pathProblem } from "@kiln/domain";
 import { actorOf, type Credentials, identifyActor } from "../auth/credentials.js";
 import type { Identity } from "../auth/identify.js";
+import { runningBuildOfToken } from "../ci/build-auth.js";
 import type { Context } from "../context.js";
 import { accessTo } from "../projects/access.js";
 import type { ServiceRuntime } from "../runtime.js";
@@ -76,6 +77,8 @@ export function gitContext(runtime: ServiceRuntime, identity: Identity | null): 
  * administrators' too, as in GitLab 8.x.
  */
 export async function decideGitAccess(runtime: ServiceRuntime, request: GitRequest): Promise<GitDecision> {
+  if (request.credentials?.kind === "build_token")
+    return decideBuildAccess(runtime, request, request.credentials.token);
   let identity: Identity | null = null;
   if (request.credentials) {
     identity = await identifyActor(runtime, request.credentials);
@@ -100,5 +103,26 @@ export async function decideGitAccess(runtime: ServiceRuntime, request: GitReque
   return {
     granted: true,
     grant: { identity, access: { ...access, gitDir: await repositoryOf(runtime, project) } },
+  };
+}
+
+/**
+ * A build fetching its project as `gitlab-ci-token` with its token (the runner's clone): only that
+ * project, only to read it, only while the build runs. Anything else is told its credentials are
+ * wrong, as for an unknown token.
+ */
+async function decideBuildAccess(
+  runtime: ServiceRuntime,
+  request: GitRequest,
+  token: string,
+): Promise<GitDecision> {
+  const build = await runningBuildOfToken(runtime, token);
+  if (!build || request.action !== "pull") return deny("bad_credentials", "credentials");
+  const project = await runtime.stores.projects.findByFullPath(request.namespace, request.project);
+  if (project?.id !== build.project_id) return deny("bad_credentials", "credentials");
+  const access = await accessTo({ runtime, actor: null, system: true }, project);
+  return {
+    granted: true,
+    grant: { identity: null, access: { ...access, gitDir: await repositoryOf(runtime, project) } },
   };
 }

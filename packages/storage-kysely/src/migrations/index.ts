@@ -10,6 +10,7 @@ import * as m0008 from "./0008_merge_intents.js";
 import * as m0009 from "./0009_public_issues_sealed_imports.js";
 import * as m0010 from "./0010_settings_created_at.js";
 import * as m0011 from "./0011_outbox.js";
+import * as m0013 from "./0013_ci.js";
 
 /**
  * Every migration, registered statically so the server still finds them once bundled.
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   "0009_public_issues_sealed_imports": m0009,
   "0010_settings_created_at": m0010,
   "0011_outbox": m0011,
+  "0013_ci": m0013,
 };
 
 /** The static migration provider. */

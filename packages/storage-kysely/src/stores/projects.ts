@@ -153,6 +153,12 @@ export class ProjectStore {
     return row && toProject(row);
   }
 
+  /** The project whose runners token has this digest (a runner registering for it), or undefined. */
+  async findByRunnersTokenDigest(digest: string): Promise<Project | undefined> {
+    const row = await this.select().where("runners_token_digest", "=", digest).executeTakeFirst();
+    return row && toProject(row);
+  }
+
   /** Projects by id. */
   async findByIds(ids: readonly number[]): Promise<Map<number, Project>> {
     if (ids.length === 0) return new Map();
