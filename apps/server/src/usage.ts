@@ -8,6 +8,7 @@ Commands:
   user create     create a user account
   token create    mint a personal access token for a user (printed once)
   runner          run CI builds for a Kiln server (a shell executor; any machine that reaches it)
+  runner token    print the instance's runner registration token (on the server's machine)
 
 Run "kiln <command> --help" for the options of a command.
 Configuration comes from the environment: PORT, KILN_DATA_DIR, KILN_BASE_URL,
@@ -26,6 +27,11 @@ Creates an active account. Without --password, a password is generated and print
   "token create": `Usage: kiln token create --user USERNAME [--name NAME] [--expires-at YYYY-MM-DD]
 
 Mints a personal access token for the user and prints it once; it is stored only as a digest.`,
+  "runner token": `Usage: kiln runner token
+
+Prints the registration token of shared runners (the instance's, made on first use), read from
+the server's database as the server's environment names it (KILN_DATA_DIR or DATABASE_URL).
+Give it to kiln runner --registration-token on the machines that run builds.`,
   runner: `Usage: kiln runner --url URL --registration-token TOKEN [--concurrency N] [--builds-dir DIR] [--once]
                    [--description TEXT] [--tag-list a,b] [--output-limit KB] [--token RUNNER_TOKEN]
 
