@@ -4,6 +4,7 @@
  */
 export * from "./access.js";
 export * from "./branches.js";
+export * from "./ci/index.js";
 export * from "./errors.js";
 export * from "./events.js";
 export * from "./failures.js";

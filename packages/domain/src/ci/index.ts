@@ -1,0 +1,3 @@
+export * from "./pipeline-status.js";
+export * from "./process.js";
+export * from "./statuses.js";
