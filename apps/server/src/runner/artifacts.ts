@@ -11,7 +11,7 @@ import { writeZip } from "./zip-write.js";
 export class BuildStepError extends Error {}
 
 /** Waiting out a server restart during a transfer, but not for ever: the build must end. */
-const TRANSFER_RETRY: RetryPolicy = { minMs: 1000, maxMs: 30_000, attempts: 8 };
+const TRANSFER_RETRY: RetryPolicy = { minMs: 1000, maxMs: 10_000, attempts: 12 };
 
 /** What the artifact and cache steps need of the build they serve. */
 export interface StepContext {

@@ -46,7 +46,7 @@ export interface RetryPolicy {
   attempts?: number;
 }
 
-export const SERVER_AWAY: RetryPolicy = { minMs: 1000, maxMs: 30_000 };
+export const SERVER_AWAY: RetryPolicy = { minMs: 1000, maxMs: 10_000 };
 
 /**
  * Runs `attempt` until it does not throw {@link UnavailableError}, waiting with backoff between
