@@ -113,7 +113,10 @@ for (const database of ["sqlite", "postgres"] as const) {
       const build = first.body;
       expect(build).toMatchObject({ name: "compile", stage: "build", sha, ref: "master", commands: "make" });
       expect(build.repo_url).toBe(
-        repoUrl(server.url, "root/app", { username: "gitlab-ci-token", secret: build.token }),
+        repoUrl(server.url.replace("127.0.0.1", "localhost"), "root/app", {
+          username: "gitlab-ci-token",
+          secret: build.token,
+        }),
       );
       expect(build.variables).toContainEqual({ key: "CI_BUILD_REF", value: sha, public: true });
 

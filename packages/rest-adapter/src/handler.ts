@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { DomainError, notFound } from "@kiln/domain";
 import type { UploadedFile } from "@kiln/schemas";
 import type { Actor, ServiceRuntime } from "@kiln/services";
+import type { z } from "zod";
 import { authenticate } from "./auth.js";
 import { errorReply } from "./errors.js";
 import { paginationHeaders } from "./pagination.js";
@@ -90,11 +91,11 @@ export function createRestHandler(options: RestOptions): RestHandler {
 }
 
 /** Decodes parameters; a path parameter that fails its schema means no such resource (404), as in GitLab. */
-function decodeRouteParams(
-  schema: Parameters<typeof decodeParams>[0],
+export function decodeRouteParams<S extends Parameters<typeof decodeParams>[0]>(
+  schema: S,
   params: Record<string, unknown>,
   path: Record<string, string>,
-) {
+): z.output<S> {
   try {
     return decodeParams(schema, params);
   } catch (error) {

@@ -3,6 +3,8 @@
  * Zod schemas for the v3 contract: the input of every operation and the JSON shape of every
  * entity. Types are inferred from them, never written twice.
  */
+
+export * from "./ci.js";
 export * from "./errors.js";
 export * from "./groups.js";
 export * from "./hooks.js";

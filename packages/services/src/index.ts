@@ -41,8 +41,10 @@ export {
   storeArtifacts,
 } from "./ci/artifacts.js";
 export { runningBuildOfToken } from "./ci/build-auth.js";
+export { type ArtifactsDownload, builds } from "./ci/builds.operations.js";
 export { type ClaimedBuild, requestBuild, type WaitOptions } from "./ci/claim.js";
 export type { PlanPipeline } from "./ci/contract.js";
+export { pipelines } from "./ci/pipelines.operations.js";
 export { usePlanner } from "./ci/planner.js";
 export { ciPipelines } from "./ci/push.js";
 export {
@@ -52,6 +54,7 @@ export {
   unregisterRunner,
 } from "./ci/runners.js";
 export { appendTrace, type BuildReport, reportBuild, type TraceAppend } from "./ci/runs.js";
+export type { BuildView, PipelineView } from "./ci/views.js";
 export type { Actor, Context } from "./context.js";
 export {
   type BuildEvent,

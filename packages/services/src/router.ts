@@ -1,5 +1,7 @@
 import { auth } from "./auth/operations.js";
 import { session } from "./auth/session.operations.js";
+import { builds } from "./ci/builds.operations.js";
+import { pipelines } from "./ci/pipelines.operations.js";
 import { groupMembers } from "./groups/members.operations.js";
 import { groups } from "./groups/operations.js";
 import { projectHooks } from "./hooks/operations.js";
@@ -28,6 +30,8 @@ import { users } from "./users/operations.js";
 /** Every use case of Kiln as a tRPC router, one procedure per operation. */
 export const appRouter = router({
   auth: router(proceduresOf(auth)),
+  builds: router(proceduresOf(builds)),
+  pipelines: router(proceduresOf(pipelines)),
   groups: router(proceduresOf(groups)),
   groupMembers: router(proceduresOf(groupMembers)),
   namespaces: router(proceduresOf(namespaces)),

@@ -1,5 +1,6 @@
 import type { Route } from "../route.js";
 import { branchRoutes } from "./branches.js";
+import { buildRoutes } from "./builds.js";
 import { commitRoutes } from "./commits.js";
 import { fileRoutes } from "./files.js";
 import { groupRoutes, namespaceRoutes } from "./groups.js";
@@ -9,6 +10,7 @@ import { labelRoutes } from "./labels.js";
 import { mergeRequestRoutes } from "./merge-requests.js";
 import { milestoneRoutes } from "./milestones.js";
 import { noteRoutes } from "./notes.js";
+import { pipelineRoutes } from "./pipelines.js";
 import { projectRoutes } from "./projects.js";
 import { repositoryRoutes } from "./repository.js";
 import { sessionRoutes } from "./session.js";
@@ -39,4 +41,6 @@ export const v3Routes: readonly Route[] = [
   ...groupRoutes,
   ...namespaceRoutes,
   ...todoRoutes,
+  ...buildRoutes,
+  ...pipelineRoutes,
 ];

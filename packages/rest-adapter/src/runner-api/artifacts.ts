@@ -2,7 +2,6 @@ import { createReadStream } from "node:fs";
 import { Id, UploadedFileParam } from "@kiln/schemas";
 import { MAX_ARTIFACTS_BYTES, removeRunnerArtifacts, runnerArtifacts, storeArtifacts } from "@kiln/services";
 import { z } from "zod";
-import { decodeParams } from "../request/decode.js";
 import { artifactsFile } from "./build-details.js";
 import { buildToken } from "./builds.js";
 import type { RunnerRoute } from "./route.js";
@@ -26,7 +25,7 @@ export const artifactRoutes: RunnerRoute[] = [
     method: "POST",
     path: "/builds/:id/artifacts/authorize",
     run: async (request) => {
-      const input = decodeParams(AuthorizeParams, request.params);
+      const input = request.decode(AuthorizeParams);
       await runnerArtifacts(request.runtime, input.id, buildToken(request)).catch((error: unknown) => {
         // No archive yet is the usual case: only the token matters here.
         if ((error as { kind?: string }).kind !== "not_found") throw error;
@@ -41,7 +40,7 @@ export const artifactRoutes: RunnerRoute[] = [
     path: "/builds/:id/artifacts",
     files: { field: "file", maxBytes: () => MAX_ARTIFACTS_BYTES },
     run: async (request) => {
-      const input = decodeParams(UploadParams, request.params);
+      const input = request.decode(UploadParams);
       if (!input.file)
         return { status: 400, body: { message: '400 (Bad request) "Missing artifacts file!" not given' } };
       const build = await storeArtifacts(
@@ -61,7 +60,7 @@ export const artifactRoutes: RunnerRoute[] = [
     method: "GET",
     path: "/builds/:id/artifacts",
     run: async (request) => {
-      const { id } = decodeParams(BuildRef, request.params);
+      const { id } = request.decode(BuildRef);
       const { build, path } = await runnerArtifacts(request.runtime, id, buildToken(request));
       return {
         status: 200,
@@ -81,7 +80,7 @@ export const artifactRoutes: RunnerRoute[] = [
     method: "DELETE",
     path: "/builds/:id/artifacts",
     run: async (request) => {
-      const { id } = decodeParams(BuildRef, request.params);
+      const { id } = request.decode(BuildRef);
       await removeRunnerArtifacts(request.runtime, id, buildToken(request));
       return { status: 200, body: undefined };
     },

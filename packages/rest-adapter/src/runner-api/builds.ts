@@ -1,7 +1,6 @@
 import { Id } from "@kiln/schemas";
 import { appendTrace, reportBuild, requestBuild } from "@kiln/services";
 import { z } from "zod";
-import { decodeParams } from "../request/decode.js";
 import type { Reply } from "../route.js";
 import { presentBuildDetails } from "./build-details.js";
 import type { RunnerRequest, RunnerRoute } from "./route.js";
@@ -51,7 +50,7 @@ export const buildRoutes: RunnerRoute[] = [
     method: "POST",
     path: "/builds/register",
     run: async (request) => {
-      const input = decodeParams(RegisterParams, request.params);
+      const input = request.decode(RegisterParams);
       const claimed = await requestBuild(request.runtime, input.token, {
         waitMs: request.buildWaitMs,
         signal: request.signal,
@@ -66,8 +65,8 @@ export const buildRoutes: RunnerRoute[] = [
   {
     method: "PUT",
     path: "/builds/:id",
-    run: async ({ runtime, params }) => {
-      const input = decodeParams(UpdateParams, params);
+    run: async ({ runtime, decode }) => {
+      const input = decode(UpdateParams);
       await reportBuild(runtime, input.token, input.id, { state: input.state, trace: input.trace });
       return { status: 200, body: undefined };
     },
@@ -77,7 +76,7 @@ export const buildRoutes: RunnerRoute[] = [
     path: "/builds/:id/trace.txt",
     rawBody: TRACE_CHUNK_LIMIT,
     run: async (request) => {
-      const { id } = decodeParams(BuildRef, request.params);
+      const { id } = request.decode(BuildRef);
       const range = /^(\d+)-(\d+)$/.exec(request.header("content-range")?.trim() ?? "");
       if (!range) return { status: 400, body: { message: "400 Missing header Content-Range" } };
       const start = Number(range[1]);

@@ -4,7 +4,7 @@ import type { UploadedFile } from "@kiln/schemas";
 import type { ServiceRuntime } from "@kiln/services";
 import { headerValue } from "../credentials.js";
 import { errorReply } from "../errors.js";
-import type { RestHandler } from "../handler.js";
+import { decodeRouteParams, type RestHandler } from "../handler.js";
 import { sendRaw } from "../raw-body.js";
 import { drainBeforeAnswer, readBodyParams, readRawBody } from "../request/body.js";
 import { readBodyWithFile, receivedFiles, removeReceivedFiles } from "../request/files.js";
@@ -59,10 +59,12 @@ export function createRunnerApiHandler(options: RunnerApiOptions): RestHandler {
       else if (route.files) bodyParams = await readBodyWithFile(req, route.files, options.runtime);
       else bodyParams = await readBodyParams(req);
       if (route.files) received = receivedFiles(bodyParams);
+      const params = mergeParams(query, bodyParams, pathParams);
       reply = await route.run({
         runtime: options.runtime,
         baseUrl,
-        params: mergeParams(query, bodyParams, pathParams),
+        params,
+        decode: (schema) => decodeRouteParams(schema, params, pathParams),
         header: (name) => headerValue(req, name),
         body,
         signal: aborted.signal,

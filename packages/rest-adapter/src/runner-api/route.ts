@@ -1,4 +1,5 @@
 import type { ServiceRuntime } from "@kiln/services";
+import type { z } from "zod";
 import type { Params } from "../request/params.js";
 import type { FileField, Reply } from "../route.js";
 
@@ -9,6 +10,11 @@ export interface RunnerRequest {
   baseUrl: string;
   /** The query string, body and path parameters merged (path last), not yet decoded. */
   params: Params;
+  /**
+   * The parameters decoded with `schema`: a missing or bad one is a 400, but a path parameter
+   * that fails (`/builds/abc`) means no such resource, a 404, as 8.x answers.
+   */
+  decode<S extends z.ZodObject>(schema: S): z.output<S>;
   /** A request header's value. */
   header(name: string): string | undefined;
   /** The body's bytes, for routes that take them raw ({@link RunnerRoute.rawBody}); else empty. */

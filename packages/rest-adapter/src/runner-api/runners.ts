@@ -1,6 +1,5 @@
 import { registerRunner, unregisterRunner } from "@kiln/services";
 import { z } from "zod";
-import { decodeParams } from "../request/decode.js";
 import type { RunnerRoute } from "./route.js";
 
 const Info = z
@@ -30,8 +29,8 @@ export const runnerRegistrationRoutes: RunnerRoute[] = [
   {
     method: "POST",
     path: "/runners/register",
-    run: async ({ runtime, params }) => {
-      const input = decodeParams(RegisterParams, params);
+    run: async ({ runtime, decode }) => {
+      const input = decode(RegisterParams);
       const { runner, token } = await registerRunner(runtime, {
         token: input.token,
         description: input.description,
@@ -46,8 +45,8 @@ export const runnerRegistrationRoutes: RunnerRoute[] = [
   {
     method: "DELETE",
     path: "/runners/delete",
-    run: async ({ runtime, params }) => {
-      await unregisterRunner(runtime, decodeParams(TokenParams, params).token);
+    run: async ({ runtime, decode }) => {
+      await unregisterRunner(runtime, decode(TokenParams).token);
       return { status: 200, body: undefined };
     },
   },
