@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import yauzl from "yauzl";
 import { type GitClient, gitClient, repoUrl } from "./git-client.js";
 import { ENTRY, onEachDatabase, runKiln, start } from "./support.js";
 
@@ -54,6 +55,38 @@ function startRunner(args: string[]): RunnerProcess {
   return { child, exited, output: () => output };
 }
 
+/** A build as `GET /projects/:id/builds` shows it (the fields this test reads). */
+interface BuildRow {
+  id: number;
+  name: string;
+  status: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+/** The names of a zip's entries, sorted. */
+function zipNames(bytes: Buffer): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, {}, (error, zip) => {
+      if (error) return reject(error);
+      const names: string[] = [];
+      zip.on("entry", (entry: yauzl.Entry) => names.push(entry.fileName));
+      zip.on("end", () => resolve(names.sort()));
+      zip.on("error", reject);
+    });
+  });
+}
+
+/** Whether a process is alive (a zombie is not). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
 /** The runner's JSON log lines with this message. */
 function eventsOf(runner: RunnerProcess, message: string): Record<string, unknown>[] {
   return runner
@@ -98,6 +131,7 @@ onEachDatabase("kiln runner against a real server", (served) => {
   let buildsDir: string;
   let work: string;
   let remote: string;
+  let projectId: number;
   const runners: RunnerProcess[] = [];
 
   beforeAll(() => {
@@ -127,7 +161,7 @@ onEachDatabase("kiln runner against a real server", (served) => {
     mkdirSync(work);
     await client.ok(["init", "--quiet", "-b", "master"], work);
     remote = repoUrl(server.url, project.body.path_with_namespace, { username: "root", secret: root.token });
-    await pushPipeline(client, work, remote, PIPELINE);
+    const sha = await pushPipeline(client, work, remote, PIPELINE);
 
     // The first runner registers, takes the first stage's build and exits (--once).
     const first = startRunner([
@@ -173,6 +207,74 @@ onEachDatabase("kiln runner against a real server", (served) => {
         `PUT /ci/api/v1/builds/${checkId} 200`,
       ]),
     );
+
+    // And what a user of the API sees: both builds succeeded, check after compile, the traces
+    // as the runner wrote them, compile's artifacts as the zip the runner made.
+    projectId = project.body.id;
+    const builds = await api<BuildRow[]>({ path: `/projects/${projectId}/builds`, token: root.token });
+    const byName = new Map(builds.body.map((build) => [build.name, build]));
+    const [compile, check] = [byName.get("compile"), byName.get("check")] as [BuildRow, BuildRow];
+    expect([compile.id, compile.status, check.id, check.status]).toEqual([
+      compileId,
+      "success",
+      checkId,
+      "success",
+    ]);
+    expect(Date.parse(check.started_at as string)).toBeGreaterThanOrEqual(
+      Date.parse(compile.finished_at as string),
+    );
+    const traceOf = async (id: number) =>
+      (await api({ path: `/projects/${projectId}/builds/${id}/trace`, token: root.token })).text;
+    const compileTrace = await traceOf(compileId as number);
+    expect(compileTrace).toContain(`Checking out ${sha.slice(0, 8)} as master...`);
+    expect(compileTrace).toContain("$ mkdir -p out");
+    expect(compileTrace).toContain("Uploading artifacts to coordinator... ok");
+    const checkTrace = await traceOf(checkId as number);
+    expect(checkTrace).toContain(`Downloading artifacts for compile (${compileId})...`);
+    expect(checkTrace).toContain(`hello from compile at ${sha}\n`);
+    expect(checkTrace).toMatch(/Build succeeded\n$/);
+    const artifacts = await fetch(
+      `${server.url}/api/v3/projects/${projectId}/builds/${compileId}/artifacts`,
+      {
+        headers: { "PRIVATE-TOKEN": root.token },
+      },
+    );
+    expect(artifacts.status).toBe(200);
+    expect(await zipNames(Buffer.from(await artifacts.arrayBuffer()))).toEqual(["out/", "out/result.txt"]);
+  });
+
+  it("a cancel through the API kills the build's processes on the runner", async () => {
+    const { server, root, api } = served();
+    await pushPipeline(
+      client,
+      work,
+      remote,
+      'slow:\n  script:\n    - sleep 300 & echo $! > "$CI_PROJECT_DIR/../sleeper.pid"\n    - echo started\n    - wait\n',
+    );
+    const runner = startRunner(["--url", server.url, "--builds-dir", buildsDir, "--once"]);
+    runners.push(runner);
+    await expect.poll(() => eventsOf(runner, "build received").length).toBe(1);
+    const buildId = eventsOf(runner, "build received")[0]?.["build"] as number;
+    const trace = async () =>
+      (await api({ path: `/projects/${projectId}/builds/${buildId}/trace`, token: root.token })).text;
+    await expect.poll(trace).toContain("started\n");
+    const sleeper = Number(readFileSync(join(buildsDir, "builds/0/sleeper.pid"), "utf8"));
+    expect(alive(sleeper)).toBe(true);
+
+    const canceled = await api({
+      method: "POST",
+      path: `/projects/${projectId}/builds/${buildId}/cancel`,
+      token: root.token,
+    });
+    expect(canceled.status).toBe(201);
+    expect(await runner.exited).toBe(0);
+    expect(eventsOf(runner, "build finished").map((event) => event["status"])).toEqual(["canceled"]);
+    expect(alive(sleeper)).toBe(false);
+    const shown = await api<BuildRow>({
+      path: `/projects/${projectId}/builds/${buildId}`,
+      token: root.token,
+    });
+    expect(shown.body.status).toBe("canceled");
   });
 
   it("a running runner waits out a server restart and takes the builds pushed after it", async () => {

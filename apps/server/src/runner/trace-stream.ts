@@ -10,7 +10,7 @@ export interface TraceTiming {
   retry?: RetryPolicy;
 }
 
-export const TRACE_TIMING: TraceTiming = { intervalMs: 1000, keepaliveMs: 5000 };
+export const TRACE_TIMING: TraceTiming = { intervalMs: 1000, keepaliveMs: 3000 };
 
 /** How the build ended on the server: reported by us, or canceled (or taken away) there. */
 export type TraceOutcome = "reported" | "canceled";
