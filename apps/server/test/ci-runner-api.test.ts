@@ -1,6 +1,13 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { call, type KilnProcess, postgresUnavailable, signInAsRoot, type TestUser } from "@kiln/testkit";
+import {
+  call,
+  createUser,
+  type KilnProcess,
+  postgresUnavailable,
+  signInAsRoot,
+  type TestUser,
+} from "@kiln/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { multipartFile, RUNNER_AGENT, runnerCall, zipOf } from "./ci-support.js";
 import { type GitClient, gitClient, repoUrl } from "./git-client.js";
@@ -195,6 +202,104 @@ for (const database of ["sqlite", "postgres"] as const) {
         (await runnerCall(server, "PUT", `/builds/${second.body.id}`, { token, state: "failed" })).status,
       ).toBe(200);
       expect((await requestBuild(token)).status).toBe(204);
+    });
+
+    // Reads what the previous test ran: compile succeeded with a trace and artifacts, unit failed.
+    it("serves that run through the v3 builds and pipelines routes, with their permissions", async () => {
+      const api = <T = unknown>(method: string, path: string, extra: Record<string, unknown> = {}) =>
+        call<T>(server.url, { method, path, token: root.token, ...extra });
+      type Build = {
+        id: number;
+        name: string;
+        status: string;
+        runner: { id: number } | null;
+        commit: { id: string };
+      };
+      const listed = await api<Build[]>("GET", `/projects/${projectId}/builds`);
+      expect(listed.body.map((b) => [b.name, b.status])).toEqual([
+        ["unit", "failed"],
+        ["compile", "success"],
+      ]);
+      const [unit, compile] = listed.body as [Build, Build];
+      expect(compile.runner).not.toBeNull();
+      const only = await api<Build[]>("GET", `/projects/${projectId}/builds`, {
+        query: { scope: "success" },
+      });
+      expect(only.body.map((b) => b.name)).toEqual(["compile"]);
+      const both = await api<Build[]>("GET", `/projects/${projectId}/builds`, {
+        query: { scope: ["failed", "success"] },
+      });
+      expect(both.body).toHaveLength(2);
+      expect((await api("GET", `/projects/${projectId}/builds`, { query: { scope: "bogus" } })).body).toEqual(
+        {
+          message: "Scope contains invalid value(s)",
+        },
+      );
+      const ofCommit = await api<Build[]>(
+        "GET",
+        `/projects/${projectId}/repository/commits/${compile.commit.id}/builds`,
+      );
+      expect(ofCommit.body).toHaveLength(2);
+      expect(
+        (await api("GET", `/projects/${projectId}/repository/commits/${"d".repeat(40)}/builds`)).status,
+      ).toBe(404);
+      expect((await api("GET", `/projects/${projectId}/builds/${compile.id}`)).body).toMatchObject({
+        name: "compile",
+      });
+      expect((await api("GET", `/projects/${projectId}/builds/999999`)).status).toBe(404);
+      expect((await api("GET", `/projects/${projectId}/builds/abc`)).status).toBe(404);
+      const trace = await api("GET", `/projects/${projectId}/builds/${compile.id}/trace`);
+      expect([trace.status, trace.text, trace.headers.get("content-disposition")]).toEqual([
+        200,
+        "compiling\n",
+        `infile; filename="${compile.id}.log"`,
+      ]);
+      expect((await api("GET", `/projects/${projectId}/builds/${compile.id}/artifacts`)).status).toBe(200);
+      expect((await api("GET", `/projects/${projectId}/builds/${unit.id}/artifacts`)).status).toBe(404);
+      const byRef = `/projects/${projectId}/builds/artifacts/master/download`;
+      expect((await api("GET", byRef, { query: { job: "compile" } })).status).toBe(200);
+      expect((await api("GET", byRef, { query: { job: "unit" } })).status).toBe(404);
+
+      type Pipeline = { id: number; status: string; sha: string };
+      const pipelines = await api<Pipeline[]>("GET", `/projects/${projectId}/pipelines`);
+      expect(pipelines.body.map((p) => p.status)).toEqual(["failed"]);
+      const pipelineId = pipelines.body[0]?.id;
+      expect((await api("GET", `/projects/${projectId}/pipelines/${pipelineId}`)).body).toMatchObject({
+        status: "failed",
+      });
+
+      const retried = await api<Build>("POST", `/projects/${projectId}/builds/${unit.id}/retry`);
+      expect(retried.status).toBe(201);
+      expect(retried.body).toMatchObject({ name: "unit", status: "pending" });
+      expect(retried.body.id).not.toBe(unit.id);
+      expect((await api("POST", `/projects/${projectId}/builds/${compile.id}/retry`)).status).toBe(201);
+      expect((await api<Pipeline>("GET", `/projects/${projectId}/pipelines/${pipelineId}`)).body.status).toBe(
+        "pending",
+      );
+      const canceled = await api<Pipeline>("POST", `/projects/${projectId}/pipelines/${pipelineId}/cancel`);
+      expect([canceled.status, canceled.body.status]).toEqual([200, "canceled"]);
+      expect((await api("POST", `/projects/${projectId}/builds/${unit.id}/retry`)).body).toEqual({
+        message: "403 Forbidden  - Build is not retryable",
+      });
+      const erased = await api<Record<string, unknown>>(
+        "POST",
+        `/projects/${projectId}/builds/${compile.id}/erase`,
+      );
+      expect([erased.status, erased.body["download_url"]]).toEqual([201, null]);
+      expect((await api("GET", `/projects/${projectId}/builds/${compile.id}/trace`)).text).toBe("");
+      expect((await api("POST", `/projects/${projectId}/builds/${compile.id}/erase`)).status).toBe(403);
+
+      const made = await api<Pipeline>("POST", `/projects/${projectId}/pipeline`, {
+        json: { ref: "master" },
+      });
+      expect([made.status, made.body.status]).toEqual([201, "pending"]);
+      expect((await api("POST", `/projects/${projectId}/pipeline`, { json: { ref: "nope" } })).body).toEqual({
+        message: "Reference not found",
+      });
+
+      const outsider = await createUser(server, root, "ci-outsider");
+      const hidden = await call(server.url, { path: `/projects/${projectId}/builds`, token: outsider.token });
+      expect(hidden.status).toBe(404);
     });
   });
 }

@@ -43,9 +43,7 @@ export {
 export { runningBuildOfToken } from "./ci/build-auth.js";
 export { type ArtifactsDownload, builds } from "./ci/builds.operations.js";
 export { type ClaimedBuild, requestBuild, type WaitOptions } from "./ci/claim.js";
-export type { PlanPipeline } from "./ci/contract.js";
 export { pipelines } from "./ci/pipelines.operations.js";
-export { usePlanner } from "./ci/planner.js";
 export { ciPipelines } from "./ci/push.js";
 export {
   type RunnerRegistration,

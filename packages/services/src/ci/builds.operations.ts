@@ -30,7 +30,7 @@ async function requireBuild(
 ): Promise<{ project: Project; build: CiBuild }> {
   const { project } = await requireProject(ctx, input.id, ability);
   const build = await ctx.runtime.stores.ciBuilds.findInProject(project.id, input.build_id);
-  if (!build || build.type !== "build") throw notFound("build");
+  if (build?.type !== "build") throw notFound("build");
   return { project, build };
 }
 

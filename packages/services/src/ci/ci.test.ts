@@ -3,41 +3,9 @@ import { type OnDisk, scratchDataDirs, seededProject } from "../__tests__/disk.j
 import { forEachDialect } from "../__tests__/harness.js";
 import type { PushEvent } from "../domain-events.js";
 import { requestBuild } from "./claim.js";
-import type { PlanPipeline } from "./contract.js";
-import { usePlanner } from "./planner.js";
 import { ciPipelines } from "./push.js";
 import { registerRunner, registrationToken } from "./runners.js";
 import { appendTrace, readTrace, reportBuild } from "./runs.js";
-
-/**
- * Until `@kiln/ci` is merged: a stand-in planner reading a JSON list of jobs (JSON is YAML too),
- * `{"jobs": [[name, stageIndex, when?]]}`; anything else is refused with the text as the error.
- */
-const jsonPlanner: PlanPipeline = (text) => {
-  try {
-    const { jobs } = JSON.parse(text) as { jobs: [string, number, string?][] };
-    return {
-      ok: true,
-      plan: {
-        stages: ["build", "test", "deploy"],
-        jobs: jobs.map(([name, stageIndex, when]) => ({
-          name,
-          stage: ["build", "test", "deploy"][stageIndex] ?? "test",
-          stageIndex,
-          commands: `echo ${name}`,
-          when: (when ?? "on_success") as "on_success",
-          allowFailure: false,
-          tags: [],
-          variables: [{ key: "FROM_FILE", value: "yes", public: true }],
-          options: {},
-        })),
-      },
-    };
-  } catch {
-    return { ok: false, error: "jobs:test script should be a string or an array of strings" };
-  }
-};
-usePlanner(jsonPlanner);
 
 /** Commits `.gitlab-ci.yml` to master through the API and runs the CI subscriber on the push. */
 async function pushCiFile(
@@ -67,14 +35,21 @@ async function pushCiFile(
   return push;
 }
 
-const TWO_STAGES = JSON.stringify({
-  jobs: [
-    ["compile", 0],
-    ["unit", 1],
-    ["lint", 1],
-    ["ship", 2, "on_failure"],
-  ],
-});
+const TWO_STAGES = `
+variables:
+  FROM_FILE: "yes"
+compile:
+  stage: build
+  script: make
+unit:
+  script: make test
+lint:
+  script: make lint
+ship:
+  stage: deploy
+  script: make ship
+  when: on_failure
+`;
 
 describe("CI pipelines and builds", () => {
   const dataDir = scratchDataDirs("kiln-ci");
@@ -158,12 +133,12 @@ describe("CI pipelines and builds", () => {
     it("fails the pipeline of an invalid file, skips [ci skip], and makes none for a deletion or no file", async () => {
       const seeded = await setup();
       const { runtime, project } = seeded;
-      await pushCiFile(seeded, project.id, "not: [valid");
+      await pushCiFile(seeded, project.id, "test:\n  script: 1\n");
       await pushCiFile(seeded, project.id, TWO_STAGES, "wip [CI SKIP]");
       const listed = await runtime.stores.ciPipelines.list(project.id, null, { page: 1, perPage: 10 });
       expect(listed.items.map((p) => [p.status, p.yaml_errors])).toEqual([
         ["skipped", null],
-        ["failed", "yaml invalid: jobs:test script should be a string or an array of strings"],
+        ["failed", "yaml invalid: jobs:test:script config should be a string or an array of strings"],
       ]);
       const handler = ciPipelines(runtime);
       const base = {
@@ -185,7 +160,7 @@ describe("CI pipelines and builds", () => {
       const { runtime, project } = seeded;
       const { token } = await registerRunner(runtime, { token: await sharedToken(seeded) });
       const waiting = requestBuild(runtime, token, { waitMs: 30_000, pollMs: 30_000 });
-      await pushCiFile(seeded, project.id, JSON.stringify({ jobs: [["only", 0]] }));
+      await pushCiFile(seeded, project.id, "only:\n  script: echo\n");
       expect((await waiting)?.build.name).toBe("only");
     });
 

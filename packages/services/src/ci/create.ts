@@ -4,8 +4,7 @@ import type { CiPipeline } from "@kiln/storage-kysely";
 import { repositoryOf } from "../repositories/access.js";
 import type { ServiceRuntime } from "../runtime.js";
 import { ciTransaction } from "./changes.js";
-import type { PipelineContext, PipelinePlan } from "./contract.js";
-import { planPipeline } from "./planner.js";
+import { type PipelineContext, type PipelinePlan, planPipeline } from "./contract.js";
 import { processPipeline } from "./status.js";
 
 /** The file pipelines are planned from. */
@@ -109,7 +108,7 @@ function savePipeline(
           when: job.when,
           allow_failure: job.allowFailure,
           commands: job.commands,
-          options: job.options,
+          options: { ...job.options },
           yaml_variables: job.variables,
           tag_list: job.tags,
           ref: request.ref,
