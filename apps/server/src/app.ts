@@ -1,6 +1,5 @@
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { planPipeline } from "@kiln/ci";
 import { checkGitVersion, PushGate } from "@kiln/git";
 import {
   API_PREFIX,
@@ -15,11 +14,9 @@ import {
   finishInterruptedMerges,
   mergeStatusRefresh,
   OutboxDispatcher,
-  type PlanPipeline,
   reclaimUploadLeftovers,
   ServiceRuntime,
   sealImportUrls,
-  usePlanner,
 } from "@kiln/services";
 import {
   listenForOutbox,
@@ -45,9 +42,6 @@ export interface Backend {
 
 /** Opens the configured database, applies pending migrations and builds the service runtime. */
 export async function openBackend(config: Config): Promise<Backend> {
-  // Pipelines are planned from .gitlab-ci.yml by @kiln/ci (services' stand-in contract types its
-  // options as a plain record until it re-exports @kiln/ci's).
-  usePlanner(planPipeline as PlanPipeline);
   ensureDataDir(config.dataDir);
   try {
     await checkGitVersion();
