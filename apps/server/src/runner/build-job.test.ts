@@ -3,13 +3,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import yauzl from "yauzl";
 import { RunnerApi } from "./api-client.js";
 import type { BuildDetails } from "./api-schema.js";
 import { type BuildHost, runBuild } from "./build-job.js";
 import { CiApiDouble } from "./ci-api-double.js";
 import { QUIET_LOG } from "./log.js";
 import { pollForBuilds } from "./poll-loop.js";
+import { extractZip } from "./zip-read.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "kiln-build-job-"));
 const repo = join(scratch, "repo");
@@ -83,18 +83,6 @@ async function run(build: BuildDetails, stop?: AbortSignal) {
   return runBuild(build, host, 0, stop);
 }
 
-function zipNames(bytes: Buffer): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(bytes, {}, (error, zip) => {
-      if (error) return reject(error);
-      const names: string[] = [];
-      zip.on("entry", (entry: yauzl.Entry) => names.push(entry.fileName));
-      zip.on("end", () => resolve(names.sort()));
-      zip.on("error", reject);
-    });
-  });
-}
-
 beforeAll(async () => {
   mkdirSync(repo);
   git("init", "-q", "-b", "main");
@@ -139,7 +127,10 @@ describe("runBuild (against a double of the 8.x runner API, with a real git repo
     expect(trace).toMatch(/Uploading artifacts to coordinator\.\.\. ok \(2 entries\)\nBuild succeeded\n$/);
     const artifacts = double.artifacts.get(build.id);
     expect(artifacts).toMatchObject({ filename: `result-${build.id}.zip`, expireIn: "1 week" });
-    expect(await zipNames(artifacts?.bytes as Buffer)).toEqual(["out/", "out/readme.txt"]);
+    const unpacked = join(scratch, `artifacts-${build.id}`);
+    writeFileSync(`${unpacked}.zip`, artifacts?.bytes as Buffer);
+    expect(await extractZip(`${unpacked}.zip`, unpacked)).toBe(2);
+    expect(readFileSync(join(unpacked, "out/readme.txt"), "utf8")).toBe("# test\n");
     expect(double.states.get(build.id)).toBe("success");
   });
 
