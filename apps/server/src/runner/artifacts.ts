@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { RunnerApi } from "./api-client.js";
+import type { RunnerApi, TransferAnswer } from "./api-client.js";
 import type { ArtifactsOptions, BuildDependency } from "./api-schema.js";
 import type { RunnerLog } from "./log.js";
 import { collectPaths } from "./project-paths.js";
@@ -83,11 +83,7 @@ export async function downloadDependencies(
     const tokens = [
       ...new Set([dependency.token, context.build.token].filter((token): token is string => !!token)),
     ];
-    let answer: Awaited<ReturnType<RunnerApi["downloadArtifacts"]>> = {
-      kind: "refused",
-      status: 403,
-      message: "",
-    };
+    let answer: TransferAnswer = { kind: "refused", status: 403, message: "" };
     for (const token of tokens) {
       answer = await untilAvailable(
         "artifacts download",
