@@ -449,6 +449,102 @@ const cases: [name: string, build: () => DomainError, status: number, body: unkn
     400,
     "Your changes could not be committed because a parent directory of `a/b.txt` is a file",
   ],
+  [
+    "build not retryable",
+    () => new DomainError({ kind: "forbidden", reason: "build_not_retryable" }),
+    403,
+    "403 Forbidden  - Build is not retryable",
+  ],
+  [
+    "build not erasable",
+    () => new DomainError({ kind: "forbidden", reason: "build_not_erasable" }),
+    403,
+    "403 Forbidden  - Build is not erasable!",
+  ],
+  [
+    "build not playable",
+    () => badRequest({ reason: "build_not_playable" }),
+    400,
+    '400 (Bad request) "Unplayable Build" not given',
+  ],
+  [
+    "build scope invalid",
+    () => badRequest({ reason: "scope_invalid" }),
+    400,
+    "Scope contains invalid value(s)",
+  ],
+  [
+    "runner shared",
+    () => new DomainError({ kind: "forbidden", reason: "runner_shared" }),
+    403,
+    "403 Forbidden  - Runner is shared",
+  ],
+  [
+    "runner locked",
+    () => new DomainError({ kind: "forbidden", reason: "runner_locked" }),
+    403,
+    "403 Forbidden  - Runner is locked",
+  ],
+  [
+    "runner no access",
+    () => new DomainError({ kind: "forbidden", reason: "runner_no_access" }),
+    403,
+    "403 Forbidden  - No access granted",
+  ],
+  [
+    "runner of many projects",
+    () => new DomainError({ kind: "forbidden", reason: "runner_many_projects" }),
+    403,
+    "403 Forbidden  - Runner associated with more than one project",
+  ],
+  [
+    "runner's last project",
+    () => new DomainError({ kind: "forbidden", reason: "runner_last_project" }),
+    403,
+    "403 Forbidden  - Only one project associated with the runner. Please remove the runner instead",
+  ],
+  [
+    "runner already enabled",
+    () => new DomainError({ kind: "conflict", reason: "runner_already_enabled" }),
+    409,
+    "Runner was already enabled for this project",
+  ],
+  [
+    "pipeline without a file",
+    () => badRequest({ reason: "pipeline_refused", refusal: "missing_file" }),
+    400,
+    "Missing .gitlab-ci.yml file",
+  ],
+  [
+    "pipeline without builds",
+    () => badRequest({ reason: "pipeline_refused", refusal: "no_builds" }),
+    400,
+    "No builds for this pipeline.",
+  ],
+  [
+    "pipeline of no ref",
+    () => badRequest({ reason: "pipeline_refused", refusal: "ref_not_found" }),
+    400,
+    "Reference not found",
+  ],
+  [
+    "commit status transition",
+    () => badRequest({ reason: "status_transition", from: "success", to: "run" }),
+    400,
+    "Cannot transition status via :run from :success",
+  ],
+  [
+    "commit without refs",
+    () => new DomainError({ kind: "not_found", reason: "commit_refs_not_found" }),
+    404,
+    "404 References for commit Not Found",
+  ],
+  [
+    "artifacts not a zip",
+    () => badRequest({ reason: "artifacts_invalid", problem: "not_zip" }),
+    400,
+    "400 (Bad request) artifacts refused: the file is not a zip archive",
+  ],
 ];
 
 describe("v3 error bodies", () => {

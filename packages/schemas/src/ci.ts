@@ -44,3 +44,15 @@ export type PipelineRefInput = z.infer<typeof PipelineRefInput>;
 /** `POST /projects/:id/pipeline`. */
 export const CreatePipelineInput = z.object({ id: ProjectRef, ref: z.string().min(1) });
 export type CreatePipelineInput = z.infer<typeof CreatePipelineInput>;
+
+/** `GET /projects/:id/variables`. */
+export const ListVariablesInput = PaginationParams.extend({ id: ProjectRef });
+export type ListVariablesInput = z.infer<typeof ListVariablesInput>;
+
+/** Routes that name one variable of a project. */
+export const VariableRefInput = z.object({ id: ProjectRef, key: z.string().min(1) });
+export type VariableRefInput = z.infer<typeof VariableRefInput>;
+
+/** `POST /projects/:id/variables` (both required) and `PUT …/:key` (the value only changes). */
+export const WriteVariableInput = z.object({ id: ProjectRef, key: z.string(), value: z.string() });
+export type WriteVariableInput = z.infer<typeof WriteVariableInput>;

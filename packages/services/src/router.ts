@@ -2,6 +2,7 @@ import { auth } from "./auth/operations.js";
 import { session } from "./auth/session.operations.js";
 import { builds } from "./ci/builds.operations.js";
 import { pipelines } from "./ci/pipelines.operations.js";
+import { variables } from "./ci/variables.operations.js";
 import { groupMembers } from "./groups/members.operations.js";
 import { groups } from "./groups/operations.js";
 import { projectHooks } from "./hooks/operations.js";
@@ -58,6 +59,7 @@ export const appRouter = router({
   todos: router(proceduresOf(todos)),
   uploads: router(proceduresOf(uploads)),
   users: router(proceduresOf(users)),
+  variables: router(proceduresOf(variables)),
 });
 
 /** The router's type, for typed clients. */

@@ -19,6 +19,7 @@ import { tagRoutes } from "./tags.js";
 import { todoRoutes } from "./todos.js";
 import { uploadRoutes } from "./uploads.js";
 import { userRoutes } from "./users.js";
+import { variableRoutes } from "./variables.js";
 
 /** The whole `/api/v3` route table. */
 export const v3Routes: readonly Route[] = [
@@ -43,4 +44,5 @@ export const v3Routes: readonly Route[] = [
   ...todoRoutes,
   ...buildRoutes,
   ...pipelineRoutes,
+  ...variableRoutes,
 ];

@@ -79,8 +79,10 @@ describe("CI pipelines and builds", () => {
         ["ship", "created"],
       ]);
 
+      await runtime.stores.ciVariables.create(project.id, "SECRET", runtime.secrets.seal("s3cret"));
       const { token } = await registerRunner(runtime, { token: await sharedToken(seeded) });
       const first = await requestBuild(runtime, token, { waitMs: 0 });
+      expect(first?.variables).toContainEqual({ key: "SECRET", value: "s3cret", public: false });
       expect(first?.build).toMatchObject({ name: "compile", status: "running" });
       expect(first?.variables).toContainEqual({ key: "CI_BUILD_TOKEN", value: first?.token, public: false });
       expect(first?.variables).toContainEqual({ key: "FROM_FILE", value: "yes", public: true });
