@@ -24,6 +24,8 @@ const cacheOptions = z.object({
 });
 
 const buildOptions = z.object({
+  image: z.string().nullish(),
+  services: z.array(z.string()).nullish(),
   artifacts: artifactsOptions.nullish(),
   cache: cacheOptions.nullish(),
   after_script: z.array(z.string()).nullish(),

@@ -112,6 +112,7 @@ describe("runBuild (against a double of the 8.x runner API, with a real git repo
       commands:
         'echo "build $CI_BUILD_ID in $CI_PROJECT_DIR"\nprintenv KILN_DATA_DIR || echo leak=none\nmkdir -p out && cat README.md > out/readme.txt',
       options: {
+        image: "ruby:2.3",
         after_script: ["echo cleaning up"],
         artifacts: { paths: ["out/"], expire_in: "1 week", name: "result-$CI_BUILD_ID" },
       },
@@ -122,6 +123,7 @@ describe("runBuild (against a double of the 8.x runner API, with a real git repo
     expect(trace).toContain(`$ echo "build $CI_BUILD_ID in $CI_PROJECT_DIR"`);
     expect(trace).toContain(`build ${build.id} in ${join(host.buildsDir, "builds/0/project-7")}`);
     expect(trace).toContain("leak=none");
+    expect(trace).toContain("WARNING: image and services are not used by the shell executor");
     expect(trace).toContain("Running after script...");
     expect(trace).toContain("cleaning up");
     expect(trace).toMatch(/Uploading artifacts to coordinator\.\.\. ok \(2 entries\)\nBuild succeeded\n$/);

@@ -110,6 +110,8 @@ async function steps(
   const { say, projectDir } = context;
   const variables = build.variables ?? [];
   const options = build.options ?? {};
+  if (options.image || options.services?.length)
+    say("WARNING: image and services are not used by the shell executor; the build runs on this machine");
   await checkoutCommit({
     repoUrl: build.repo_url,
     sha: build.sha,
