@@ -1,9 +1,10 @@
 import { parseArgs } from "node:util";
-import { type Caller, createCaller, generateToken } from "@kiln/services";
-import { openBackend, startServer } from "./app.js";
+import { type Caller, createCaller, generateToken, registrationToken } from "@kiln/services";
+import { type Backend, openBackend, startServer } from "./app.js";
 import { ConfigError, readConfig } from "./config.js";
 import { describeFailure } from "./failure.js";
 import { createLogger, exitAfterLogs } from "./logger.js";
+import { runnerCommand } from "./runner/index.js";
 import { USAGE } from "./usage.js";
 
 /** Where a command writes: the CLI's own output, and its error line. */
@@ -73,6 +74,14 @@ const commands: Record<string, Handler> = {
     });
   },
 
+  runner: (args, io) => runnerCommand(args, io),
+
+  "runner token": (_args, io) =>
+    withBackend(async ({ runtime }) => {
+      io.out(await registrationToken(runtime));
+      return 0;
+    }),
+
   "token create": async (args, io) => {
     const { values } = parseArgs({
       args,
@@ -95,16 +104,23 @@ const commands: Record<string, Handler> = {
   },
 };
 
+/** Runs operator work on the configured database, then closes it. */
+async function withBackend(work: (backend: Backend) => Promise<number>): Promise<number> {
+  const backend = await openBackend(readConfig(process.env));
+  try {
+    return await work(backend);
+  } finally {
+    await backend.database.close();
+  }
+}
+
 /** Runs operator work with administrator rights on the configured database, then closes it. */
-async function withSystemCaller(
+function withSystemCaller(
   work: (system: Caller, generatePassword: () => string) => Promise<number>,
 ): Promise<number> {
-  const { database, runtime } = await openBackend(readConfig(process.env));
-  try {
-    return await work(createCaller({ runtime, actor: null, system: true }), () => generateToken(20));
-  } finally {
-    await database.close();
-  }
+  return withBackend(({ runtime }) =>
+    work(createCaller({ runtime, actor: null, system: true }), () => generateToken(20)),
+  );
 }
 
 /** Runs the `kiln` command line; resolves to the exit code. */

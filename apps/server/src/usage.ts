@@ -7,6 +7,8 @@ Commands:
   migrate         apply pending database migrations and exit
   user create     create a user account
   token create    mint a personal access token for a user (printed once)
+  runner          run CI builds for a Kiln server (a shell executor; any machine that reaches it)
+  runner token    print the instance's runner registration token (on the server's machine)
 
 Run "kiln <command> --help" for the options of a command.
 Configuration comes from the environment: PORT, KILN_DATA_DIR, KILN_BASE_URL,
@@ -26,4 +28,24 @@ Creates an active account. Without --password, a password is generated and print
   "token create": `Usage: kiln token create --user USERNAME [--name NAME] [--expires-at YYYY-MM-DD]
 
 Mints a personal access token for the user and prints it once; it is stored only as a digest.`,
+  "runner token": `Usage: kiln runner token
+
+Prints the registration token of shared runners (the instance's, made on first use), read from
+the server's database as the server's environment names it (KILN_DATA_DIR or DATABASE_URL).
+Give it to kiln runner --registration-token on the machines that run builds.`,
+  runner: `Usage: kiln runner --url URL --registration-token TOKEN [--concurrency N] [--builds-dir DIR] [--once]
+                   [--description TEXT] [--tag-list a,b] [--output-limit KB] [--token RUNNER_TOKEN]
+
+Registers a runner with the server at URL and runs its CI builds with bash, as this OS user, in
+the builds dir (default ./builds). The registration token is the instance's (kiln runner token,
+on the server's machine) or a project's runners_token. Once registered, the runner's token is
+saved in DIR/kiln-runner.json (mode 0600) and later starts with the same --url and --builds-dir
+reuse it: no registration token needed. --token uses a runner token as is.
+
+  --concurrency N    builds at once (default 1)
+  --once             run one build, then exit
+  --output-limit KB  trace kept per build (default 4096); past it the output is dropped, with a note
+
+SIGINT or SIGTERM stops taking builds and waits for the running ones; a second one stops them.
+The server being away (a restart) is waited for, never a reason to exit.`,
 };
