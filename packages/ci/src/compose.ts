@@ -95,6 +95,6 @@ function definedFields(value: unknown): Record<string, unknown> | undefined {
 }
 
 /** An object of optional fields without the ones that are undefined. */
-function withoutUndefined<T extends object>(value: { [K in keyof T]-?: T[K] | undefined }): T {
+function withoutUndefined<T extends object>(value: { [K in keyof Required<T>]: T[K] | undefined }): T {
   return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as T;
 }

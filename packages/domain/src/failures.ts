@@ -107,11 +107,19 @@ export type CiFailure =
   | { kind: "forbidden"; reason: "runner_last_project" }
   | { kind: "conflict"; reason: "runner_already_enabled" }
   /** 8.x's CreatePipelineService refusals (`POST /pipeline`, triggers). */
-  | { kind: "bad_request"; reason: "pipeline_refused"; refusal: "missing_file" | "no_builds" | "ref_not_found" }
+  | {
+      kind: "bad_request";
+      reason: "pipeline_refused";
+      refusal: "missing_file" | "no_builds" | "ref_not_found";
+    }
   | { kind: "bad_request"; reason: "status_transition"; from: string; to: string }
   | { kind: "not_found"; reason: "commit_refs_not_found" }
   /** An artifacts upload refused: not a zip, an entry or link leading out, or too big unpacked. */
-  | { kind: "bad_request"; reason: "artifacts_invalid"; problem: "not_zip" | "unsafe_path" | "unsafe_link" | "too_large" };
+  | {
+      kind: "bad_request";
+      reason: "artifacts_invalid";
+      problem: "not_zip" | "unsafe_path" | "unsafe_link" | "too_large";
+    };
 
 /** Every named failure: each `reason` belongs to exactly one member. */
 export type NamedFailure =
