@@ -11,6 +11,25 @@ import type {
   User,
 } from "@kiln/domain";
 import type { Generated } from "kysely";
+import type {
+  CiBuildsTable,
+  CiPipelinesTable,
+  CiRunnerProjectsTable,
+  CiRunnersTable,
+  CiTriggersTable,
+  CiVariablesTable,
+} from "./database-ci.js";
+import type { HookDeliveriesTable, SystemHooksTable } from "./database-hooks.js";
+
+export type {
+  CiBuildsTable,
+  CiPipelinesTable,
+  CiRunnerProjectsTable,
+  CiRunnersTable,
+  CiTriggersTable,
+  CiVariablesTable,
+} from "./database-ci.js";
+export type { HookDeliveriesTable, SystemHooksTable } from "./database-hooks.js";
 
 /**
  * How an entity is stored: booleans become 0/1 integers so one schema serves SQLite and
@@ -240,56 +259,6 @@ export interface OutboxPositionsTable {
   updated_at: string;
 }
 
-/** `system_hooks`: instance-wide hooks, managed by administrators. */
-export interface SystemHooksTable {
-  id: Generated<number>;
-  url: string;
-  token_sealed: string | null;
-  push_events: number;
-  tag_push_events: number;
-  enable_ssl_verification: number;
-  created_at: string;
-  updated_at: string;
-}
-
-/**
- * `hook_deliveries`: one payload for one hook, pending until sent (or given up), then kept as the
- * delivery log; see the delivery store.
- */
-export interface HookDeliveriesTable {
-  id: Generated<number>;
-  /** The delivery id receivers see (`X-Kiln-Delivery`), the same on every attempt. */
-  uuid: string;
-  /** The outbox event it reports; null for a test delivery. */
-  event_id: number | null;
-  hook_scope: "project" | "system";
-  hook_id: number;
-  project_id: number | null;
-  /** `X-Gitlab-Event` (`Push Hook`, ...). */
-  event_name: string;
-  /** The JSON body. */
-  payload: string;
-  state: "pending" | "delivered" | "failed";
-  attempts: Generated<number>;
-  /** When a pending delivery is due; null once it is delivered or failed. */
-  next_attempt_at: string | null;
-  /** Until when a worker holds it (being sent); null when no one does. */
-  claimed_until: string | null;
-  url: string | null;
-  /** JSON object of the last attempt's request headers (the token masked). */
-  request_headers: string | null;
-  response_status: number | null;
-  /** JSON object of the last attempt's response headers. */
-  response_headers: string | null;
-  /** The first bytes of the last attempt's response body. */
-  response_body: string | null;
-  /** Why the last attempt failed (connection error, timeout, refused address); null otherwise. */
-  error: string | null;
-  duration_ms: number | null;
-  created_at: string;
-  updated_at: string;
-}
-
 /**
  * `merge_intents`: a merge written but not yet recorded, from before its target branch moves to the
  * transaction that records it (see the merge intent store).
@@ -345,124 +314,6 @@ export interface TodosTable extends Omit<Stored<Todo>, "id"> {
 /** `subscriptions`: explicit subscriptions and unsubscriptions, one per user and subject. */
 export interface SubscriptionsTable extends Stored<Subscription> {
   id: Generated<number>;
-}
-
-/** `ci_pipelines`: one per commit and ref a push, trigger or API call built; status as 8.x computes it. */
-export interface CiPipelinesTable {
-  id: Generated<number>;
-  project_id: number;
-  /** The short ref name (`main`, `v1.0`). */
-  ref: string;
-  tag: number;
-  sha: string;
-  before_sha: string | null;
-  status: string;
-  /** `push`, `trigger`, `api`, `web` or `external` (made for a commit status). */
-  source: string;
-  /** Why `.gitlab-ci.yml` was refused (the pipeline is `failed`), or null. */
-  yaml_errors: string | null;
-  user_id: number | null;
-  /** A trigger's variables, as a JSON array of `{key, value}`, or null. */
-  trigger_variables: string | null;
-  started_at: string | null;
-  finished_at: string | null;
-  /** Seconds from start to finish. */
-  duration: number | null;
-  created_at: string;
-  updated_at: string;
-}
-
-/**
- * `ci_builds`: the jobs of pipelines (`type` `build`) and external commit statuses (`generic`).
- * Ids are global. `options`, `yaml_variables` and `tag_list` are JSON. The token exists (as a
- * digest) only while a runner runs the build; the trace is a file of `trace_size` bytes.
- */
-export interface CiBuildsTable {
-  id: Generated<number>;
-  pipeline_id: number;
-  project_id: number;
-  type: Generated<"build" | "generic">;
-  name: string;
-  stage: string;
-  stage_idx: number;
-  status: string;
-  when: Generated<string>;
-  allow_failure: Generated<number>;
-  commands: Generated<string>;
-  options: Generated<string>;
-  yaml_variables: Generated<string>;
-  tag_list: Generated<string>;
-  ref: string;
-  tag: Generated<number>;
-  sha: string;
-  user_id: number | null;
-  runner_id: number | null;
-  token_digest: string | null;
-  trace_size: Generated<number>;
-  /** The artifacts archive's file name as uploaded, or null for none. */
-  artifacts_file: string | null;
-  artifacts_size: number | null;
-  artifacts_expire_at: string | null;
-  erased_at: string | null;
-  erased_by_id: number | null;
-  /** 1 once a newer build of the same name in the pipeline replaced it (retry). */
-  retried: Generated<number>;
-  description: string | null;
-  target_url: string | null;
-  queued_at: string | null;
-  started_at: string | null;
-  finished_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-/** `ci_runners`: shared runners and project (specific) runners; `tag_list` is JSON. */
-export interface CiRunnersTable {
-  id: Generated<number>;
-  token_digest: string;
-  token_sealed: string;
-  description: string | null;
-  active: Generated<number>;
-  is_shared: Generated<number>;
-  name: string | null;
-  version: string | null;
-  revision: string | null;
-  platform: string | null;
-  architecture: string | null;
-  tag_list: Generated<string>;
-  run_untagged: Generated<number>;
-  locked: Generated<number>;
-  contacted_at: string | null;
-  created_at: string;
-}
-
-/** `ci_runner_projects`: which projects a specific runner serves. */
-export interface CiRunnerProjectsTable {
-  id: Generated<number>;
-  runner_id: number;
-  project_id: number;
-  created_at: string;
-}
-
-/** `ci_variables`: a project's secret variables, values sealed. */
-export interface CiVariablesTable {
-  id: Generated<number>;
-  project_id: number;
-  key: string;
-  value_sealed: string;
-  created_at: string;
-}
-
-/** `ci_triggers`: tokens that start pipelines; deleted ones keep their row (`deleted_at`). */
-export interface CiTriggersTable {
-  id: Generated<number>;
-  project_id: number;
-  token_digest: string;
-  token_sealed: string;
-  deleted_at: string | null;
-  last_used_at: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 /** The whole schema, as Kysely sees it. */

@@ -1,5 +1,6 @@
 import type { HookDelivery } from "@kiln/domain";
 import type { DeliveryAttempt } from "@kiln/storage-kysely";
+import { InterruptibleSleep } from "../interruptible-sleep.js";
 import type { ServiceRuntime } from "../runtime.js";
 import { type HookResponse, sendHook } from "./send.js";
 
@@ -78,7 +79,7 @@ export class DeliveryWorker {
   readonly #inFlight = new Set<Promise<void>>();
   #stopped = false;
   #woken = false;
-  #sleeping: (() => void) | null = null;
+  readonly #sleeper = new InterruptibleSleep();
   #loop: Promise<void> = Promise.resolve();
   #pruneTimer: NodeJS.Timeout | undefined;
 
@@ -97,7 +98,7 @@ export class DeliveryWorker {
   /** Looks for due deliveries now (new ones were queued, or a send ended). */
   wake(): void {
     this.#woken = true;
-    this.#sleeping?.();
+    this.#sleeper.interrupt();
   }
 
   /** Stops taking deliveries and waits for those in flight (at most one timeout). */
@@ -122,16 +123,7 @@ export class DeliveryWorker {
   }
 
   #sleep(ms: number): Promise<void> {
-    if (this.#stopped) return Promise.resolve();
-    return new Promise((resolve) => {
-      const end = () => {
-        clearTimeout(timer);
-        this.#sleeping = null;
-        resolve();
-      };
-      const timer = setTimeout(end, ms);
-      this.#sleeping = end;
-    });
+    return this.#stopped ? Promise.resolve() : this.#sleeper.sleep(ms);
   }
 
   /** Claims and starts the oldest due delivery of each idle hook, while there is room. */

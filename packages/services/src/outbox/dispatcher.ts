@@ -1,4 +1,5 @@
 import { type DomainEvent, domainEventOf } from "../domain-events.js";
+import { InterruptibleSleep } from "../interruptible-sleep.js";
 import type { ServiceRuntime } from "../runtime.js";
 
 /** A durable consumer of domain events, with its own position in the outbox. */
@@ -65,7 +66,7 @@ class SubscriberLoop {
   /** How far this process has passed events the subscriber does not handle, saved or not. */
   #passed = 0;
   #savedAt = 0;
-  #sleeping: { wakeable: boolean; end(): void } | null = null;
+  readonly #sleeper = new InterruptibleSleep();
 
   constructor(
     private readonly runtime: ServiceRuntime,
@@ -103,20 +104,11 @@ class SubscriberLoop {
   /** Ends a sleep that wakes (every sleep when stopping); a pass under way is followed by another. */
   wake(stopping = false): void {
     this.#woken = true;
-    if (this.#sleeping && (stopping || this.#sleeping.wakeable)) this.#sleeping.end();
+    this.#sleeper.interrupt(stopping);
   }
 
   #sleep(ms: number, wakeable: boolean): Promise<void> {
-    if (this.stopped()) return Promise.resolve();
-    return new Promise((resolve) => {
-      const end = () => {
-        clearTimeout(timer);
-        this.#sleeping = null;
-        resolve();
-      };
-      const timer = setTimeout(end, ms);
-      this.#sleeping = { wakeable, end };
-    });
+    return this.stopped() ? Promise.resolve() : this.#sleeper.sleep(ms, wakeable);
   }
 
   /**

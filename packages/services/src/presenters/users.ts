@@ -21,7 +21,7 @@ export function presentUserBasic(
 }
 
 /** `GET /users/:id` for non-admins. */
-export function presentUser(user: UserEntity, { baseUrl }: PresentContext): User {
+export function presentUser(user: UserEntity, { baseUrl }: Pick<PresentContext, "baseUrl">): User {
   return {
     name: user.name,
     username: user.username,
@@ -44,21 +44,7 @@ export function presentUser(user: UserEntity, { baseUrl }: PresentContext): User
 /** `GET /user`, and any user as administrators see them; with `privateToken`, the session user. */
 function presentFull(user: UserEntity, baseUrl: string, privateToken: string | undefined) {
   return {
-    name: user.name,
-    username: user.username,
-    id: user.id,
-    state: user.state,
-    avatar_url: null,
-    web_url: `${baseUrl}/${user.username}`,
-    created_at: user.created_at,
-    is_admin: user.is_admin,
-    bio: user.bio,
-    location: user.location,
-    skype: user.skype,
-    linkedin: user.linkedin,
-    twitter: user.twitter,
-    website_url: user.website_url,
-    organization: user.organization,
+    ...presentUser(user, { baseUrl }),
     last_sign_in_at: user.last_sign_in_at,
     confirmed_at: user.confirmed_at,
     email: user.email,

@@ -1,4 +1,4 @@
-import type { DeliveryState, HookDelivery, HookScope, Page, PageRequest } from "@kiln/domain";
+import type { HookDelivery, HookScope, Page, PageRequest } from "@kiln/domain";
 import type { Insertable, Kysely, Selectable } from "kysely";
 import type { Database, HookDeliveriesTable } from "../database.js";
 import { now, paginate } from "../queries.js";
@@ -10,17 +10,18 @@ export type NewDelivery = Pick<
 >;
 
 /** How an attempt went, as the log keeps it; `state` pending with `next_attempt_at` for a retry. */
-export interface DeliveryAttempt {
-  state: DeliveryState;
-  next_attempt_at: string | null;
-  url: string | null;
-  request_headers: Record<string, string> | null;
-  response_status: number | null;
-  response_headers: Record<string, string> | null;
-  response_body: string | null;
-  error: string | null;
-  duration_ms: number | null;
-}
+export type DeliveryAttempt = Pick<
+  HookDelivery,
+  | "state"
+  | "next_attempt_at"
+  | "url"
+  | "request_headers"
+  | "response_status"
+  | "response_headers"
+  | "response_body"
+  | "error"
+  | "duration_ms"
+>;
 
 /** A due delivery's key, as {@link DeliveryStore.due} lists them. */
 export interface DueDelivery {
