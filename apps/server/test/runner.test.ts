@@ -194,19 +194,23 @@ onEachDatabase("kiln runner against a real server", (served) => {
 
     // What the server received: the traces as they were written, compile's artifacts uploaded
     // and then downloaded by check (whose script checked their content), and both states.
-    const requests = server.logs
-      .filter((line) => line["msg"] === "request" && String(line["path"]).startsWith("/ci/api/v1/builds/"))
-      .map((line) => `${line["method"]} ${line["path"]} ${line["status"]}`);
-    expect(requests).toEqual(
-      expect.arrayContaining([
-        `PATCH /ci/api/v1/builds/${compileId}/trace.txt 202`,
-        `POST /ci/api/v1/builds/${compileId}/artifacts 201`,
-        `PUT /ci/api/v1/builds/${compileId} 200`,
-        `GET /ci/api/v1/builds/${compileId}/artifacts 200`,
-        `PATCH /ci/api/v1/builds/${checkId}/trace.txt 202`,
-        `PUT /ci/api/v1/builds/${checkId} 200`,
-      ]),
-    );
+    // The server writes its log lines in batches: the last ones may come after the runner ended.
+    const requests = () =>
+      server.logs
+        .filter((line) => line["msg"] === "request" && String(line["path"]).startsWith("/ci/api/v1/builds/"))
+        .map((line) => `${line["method"]} ${line["path"]} ${line["status"]}`);
+    await expect
+      .poll(requests)
+      .toEqual(
+        expect.arrayContaining([
+          `PATCH /ci/api/v1/builds/${compileId}/trace.txt 202`,
+          `POST /ci/api/v1/builds/${compileId}/artifacts 201`,
+          `PUT /ci/api/v1/builds/${compileId} 200`,
+          `GET /ci/api/v1/builds/${compileId}/artifacts 200`,
+          `PATCH /ci/api/v1/builds/${checkId}/trace.txt 202`,
+          `PUT /ci/api/v1/builds/${checkId} 200`,
+        ]),
+      );
 
     // And what a user of the API sees: both builds succeeded, check after compile, the traces
     // as the runner wrote them, compile's artifacts as the zip the runner made.
