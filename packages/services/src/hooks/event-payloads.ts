@@ -1,40 +1,15 @@
-import type { HookFlag, MergeRequest, Project, User } from "@kiln/domain";
-import { findTag, getCommit, runGit } from "@kiln/git";
+import type { MergeRequest } from "@kiln/domain";
+import { findTag, runGit } from "@kiln/git";
 import type { DomainEvent, IssueEvent, MergeRequestEvent, NoteEvent, PushEvent } from "../domain-events.js";
 import type { ServiceRuntime } from "../runtime.js";
-import type { HookProject } from "./payloads/common.js";
+import { buildMessage, pipelineMessage } from "./ci-messages.js";
 import { issuePayload } from "./payloads/issue.js";
-import {
-  type HookCommit,
-  type MergeRequestPayloadSource,
-  mergeRequestPayload,
-} from "./payloads/merge-request.js";
+import { type MergeRequestPayloadSource, mergeRequestPayload } from "./payloads/merge-request.js";
 import { notePayload } from "./payloads/note.js";
 import { type CommitFiles, isTagPush, NO_FILES, pushPayload } from "./payloads/push.js";
+import { GHOST, gitDir, type HookMessage, hookCommitAt, hookProject, userOrNull } from "./sources.js";
 
-/** What one event sends: its `X-Gitlab-Event`, the project hooks' flag that subscribes to it, and the body. */
-export interface HookMessage {
-  eventName: string;
-  /** The project hooks' flag (null: system events, for system hooks only). */
-  flag: HookFlag | null;
-  payload: unknown;
-}
-
-const gitDir = (runtime: ServiceRuntime, projectId: number) => runtime.repositories?.path(projectId) ?? null;
-
-async function hookProject(runtime: ServiceRuntime, projectId: number | null): Promise<HookProject | null> {
-  if (projectId === null) return null;
-  const project = await runtime.stores.projects.findById(projectId);
-  const namespace = project && (await runtime.stores.namespaces.findById(project.namespace_id));
-  return project && namespace ? { project, namespace } : null;
-}
-
-async function userOrNull(runtime: ServiceRuntime, id: number | null): Promise<User | null> {
-  return id === null ? null : ((await runtime.stores.users.findById(id)) ?? null);
-}
-
-/** The user deleted since, as GitLab shows a removed account. */
-const GHOST = { id: 0, name: "Ghost User", username: "ghost", email: "" };
+export type { HookMessage } from "./sources.js";
 
 /** `git diff-tree --name-status` of one commit against its first parent: renamed files count as added. */
 async function commitFiles(dir: string, id: string): Promise<CommitFiles> {
@@ -110,21 +85,6 @@ async function issueMessage(runtime: ServiceRuntime, event: IssueEvent): Promise
   return { eventName: "Issue Hook", flag: "issues_events", payload };
 }
 
-/** The head commit of the merge request's source branch, as last checked; null when unknown. */
-async function lastCommit(runtime: ServiceRuntime, mr: MergeRequest, source: Project | null, webUrl: string) {
-  const dir = source && gitDir(runtime, source.id);
-  if (!dir || mr.diff_head_sha === null) return null;
-  const commit = await getCommit(dir, mr.diff_head_sha).catch(() => null);
-  if (!commit) return null;
-  return {
-    id: commit.id,
-    message: commit.message,
-    timestamp: commit.authored_date,
-    url: `${webUrl}/commit/${commit.id}`,
-    author: { name: commit.author_name, email: commit.author_email },
-  } satisfies HookCommit;
-}
-
 async function mergeRequestAttrsSource(
   runtime: ServiceRuntime,
   mergeRequest: MergeRequest,
@@ -132,12 +92,11 @@ async function mergeRequestAttrsSource(
   const target = await hookProject(runtime, mergeRequest.project_id);
   if (!target) return null;
   const source = await hookProject(runtime, mergeRequest.source_project_id);
-  const sourceUrl = source && `${runtime.baseUrl}/${source.namespace.path}/${source.project.path}`;
   return {
     mergeRequest,
     target,
     source,
-    lastCommit: sourceUrl ? await lastCommit(runtime, mergeRequest, source.project, sourceUrl) : null,
+    lastCommit: source && (await hookCommitAt(runtime, source, mergeRequest.diff_head_sha)),
     baseUrl: runtime.baseUrl,
   };
 }
@@ -197,8 +156,9 @@ export function hookMessageOf(runtime: ServiceRuntime, event: DomainEvent): Prom
       return noteMessage(runtime, event);
     case "system":
       return Promise.resolve({ eventName: "System Hook", flag: null, payload: event.payload });
-    // Build and pipeline events (CI) get their payload builders in ./payloads/ and a case here.
-    default:
-      return Promise.resolve(null);
+    case "build":
+      return buildMessage(runtime, event);
+    case "pipeline":
+      return pipelineMessage(runtime, event);
   }
 }

@@ -58,8 +58,8 @@ export async function queueDeliveries(
 }
 
 /**
- * The outbox's `webhooks` subscriber: turns each push, tag push, issue, merge request, note and
- * system event into one delivery per subscribed hook, with its payload built at that moment, for
+ * The outbox's `webhooks` subscriber: turns each push, tag push, issue, merge request, note, build,
+ * pipeline and system event into one delivery per subscribed hook, with its payload built at that moment, for
  * the delivery worker to send. The dispatcher hands it each event at least once; the deliveries'
  * unique (event, hook) key makes a second handling (after a crash before the position moved) add
  * nothing. `onQueued` wakes the worker of this process.
@@ -70,7 +70,7 @@ export function webhookDeliveries(
 ): OutboxSubscriber {
   return {
     name: "webhooks",
-    kinds: ["push", "issue", "merge_request", "note", "system"],
+    kinds: ["push", "issue", "merge_request", "note", "system", "build", "pipeline"],
     async handle(event, eventId) {
       // Most projects have no hooks, and most instances no system hooks: look before building a payload.
       const { hooks, systemHooks } = runtime.stores;
