@@ -206,4 +206,49 @@ onEachDatabase("system hooks", (ctx) => {
       username: "sysh-bob",
     });
   });
+
+  it("announces project_destroy for every project deleted with its group or its user, with the owner's own event", async () => {
+    const path = "/cascade";
+    const hook = await api({ method: "POST", path: "/hooks", json: { url: `${receiver.url}${path}` } });
+    expect(hook.status).toBe(201);
+    const group = await api<{ id: number }>({
+      method: "POST",
+      path: "/groups",
+      json: { name: "cascg", path: "cascg" },
+    });
+    const inGroup = await api<{ id: number }>({
+      method: "POST",
+      path: "/projects",
+      json: { name: "in-group", namespace_id: group.body.id },
+    });
+    expect(inGroup.status, inGroup.text).toBe(201);
+    const owner = await createUser(ctx().server, ctx().root, "sysh-carol");
+    const personal = await ctx().api<{ id: number }>({
+      method: "POST",
+      path: "/projects",
+      token: owner.token,
+      json: { name: "personal" },
+    });
+    expect(personal.status, personal.text).toBe(201);
+
+    await api({ method: "DELETE", path: `/groups/${group.body.id}` });
+    await api({ method: "DELETE", path: `/users/${owner.id}` });
+    await until(
+      () => events(path, "project_destroy").length === 2 && events(path, "user_destroy").length === 1,
+    );
+    // Deliveries go out in parallel: their order of arrival is not their order of events.
+    const destroyed = receiver
+      .at(path)
+      .map((r) => r.body)
+      .filter((body) => String(body["event_name"]).endsWith("_destroy"))
+      .map(
+        (body) => `${body["event_name"]} ${body["path_with_namespace"] ?? body["path"] ?? body["username"]}`,
+      );
+    expect(destroyed.sort()).toEqual([
+      "group_destroy cascg",
+      "project_destroy cascg/in-group",
+      "project_destroy sysh-carol/personal",
+      "user_destroy sysh-carol",
+    ]);
+  });
 });

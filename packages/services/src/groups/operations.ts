@@ -27,6 +27,7 @@ import { mutation, query } from "../operation.js";
 import { findProject } from "../projects/access.js";
 import { checkNameAndPathFree, checkVisibilityAllowed } from "../projects/create.js";
 import { listProjects } from "../projects/lists.js";
+import { destroyNamespaceProjects } from "../projects/namespace-removal.js";
 import { countPersonalProject } from "../projects/owner-count.js";
 import { removeProjectFiles } from "../storage-files.js";
 import { findGroup, projectViewer, requireGroup } from "./access.js";
@@ -137,7 +138,7 @@ export const groups = {
   remove: mutation("signed_in", GroupRefInput, async (ctx, input) => {
     const { group } = await requireGroup(ctx, input.id, "remove_group");
     const projectIds = await ctx.runtime.stores.transaction(async (tx) => {
-      const ids = await tx.projects.idsInNamespace(group.id);
+      const ids = await destroyNamespaceProjects(tx, group);
       if (!(await tx.namespaces.deleteGroup(group.id))) throw notFound("group");
       await recordDomainEvent(tx, groupSystemEvent("group_destroy", group, null));
       return ids;

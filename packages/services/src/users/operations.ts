@@ -13,6 +13,7 @@ import type { Context } from "../context.js";
 import { recordDomainEvent } from "../domain-events.js";
 import { userSystemEvent } from "../hooks/payloads/system.js";
 import { mutation, query } from "../operation.js";
+import { destroyNamespaceProjects } from "../projects/namespace-removal.js";
 import { generateToken, tokenDigest } from "../security/tokens.js";
 import { removeProjectFiles } from "../storage-files.js";
 import { privateTokenOf } from "./private-token.js";
@@ -181,7 +182,7 @@ export const users = {
     const user = await loadUser(runtime.stores, input.id);
     const projectIds = await runtime.stores.transaction(async (tx) => {
       const namespace = await tx.namespaces.findForUser(user.id);
-      const ids = namespace ? await tx.projects.idsInNamespace(namespace.id) : [];
+      const ids = namespace ? await destroyNamespaceProjects(tx, namespace) : [];
       if (!(await tx.users.delete(user.id))) throw notFound("user");
       await recordDomainEvent(tx, userSystemEvent("user_destroy", user));
       return ids;
