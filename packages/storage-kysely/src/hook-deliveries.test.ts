@@ -37,9 +37,9 @@ describeStores("hook delivery store", (ctx) => {
     await deliveries.queue([delivery("a", 1)]);
     const [due] = await deliveries.due(later(10), 10);
     const at = later(10);
-    const claimed = await deliveries.claim(due?.id ?? 0, at, later(60_000));
-    expect(claimed?.uuid).toBe("a");
-    expect(await deliveries.claim(due?.id ?? 0, at, later(60_000))).toBeUndefined();
+    const claimed = await deliveries.claim([due?.id ?? 0], at, later(60_000));
+    expect(claimed.map((d) => d.uuid)).toEqual(["a"]);
+    expect(await deliveries.claim([due?.id ?? 0], at, later(60_000))).toEqual([]);
     expect(await deliveries.due(at, 10)).toEqual([]);
     // A lease past its end is free again (the claimant died).
     expect(await deliveries.due(later(120_000), 10)).toHaveLength(1);
@@ -69,7 +69,7 @@ describeStores("hook delivery store", (ctx) => {
     const { deliveries } = ctx.stores;
     await deliveries.queue([delivery("a", 1), delivery("b", 2)]);
     const [a] = await deliveries.due(later(10), 10);
-    await deliveries.claim(a?.id ?? 0, later(10), later(60_000));
+    await deliveries.claim([a?.id ?? 0], later(10), later(60_000));
     await deliveries.releaseClaims();
     expect(await deliveries.due(later(10), 10)).toEqual([{ id: a?.id, hook_scope: "project", hook_id: 1 }]);
     await deliveries.record(a?.id ?? 0, {

@@ -1,4 +1,5 @@
 import type { User } from "@kiln/domain";
+import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { OpenDatabase } from "./connect.js";
 import { UniqueViolation } from "./errors.js";
@@ -244,6 +245,26 @@ for (const dialect of testDialects()) {
             );
           });
           expect(await stores.namespaces.pathTaken("liam")).toBe(true);
+        });
+
+        it("relaxed ones commit and roll back alike, and leave the connection's durability as it was", async () => {
+          const durability = async () =>
+            dialect.name === "sqlite"
+              ? (await sql<{ synchronous: number }>`pragma synchronous`.execute(opened.db)).rows[0]
+                  ?.synchronous
+              : (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(opened.db))
+                  .rows[0]?.synchronous_commit;
+          const before = await durability();
+          await expect(
+            stores.relaxedTransaction(async (tx) => {
+              await tx.users.create(newUser("mona"));
+              throw new Error("boom");
+            }),
+          ).rejects.toThrow("boom");
+          expect(await stores.users.findByUsername("mona")).toBeUndefined();
+          await stores.relaxedTransaction((tx) => tx.users.create(newUser("nina")));
+          expect(await stores.users.findByUsername("nina")).toBeDefined();
+          expect(await durability()).toBe(before);
         });
       });
     },

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "./database.js";
+import { relaxedTransaction } from "./relaxed-commit.js";
 import { CiBuildStore } from "./stores/ci-builds.js";
 import { CiPipelineStore } from "./stores/ci-pipelines.js";
 import { CiRunnerStore } from "./stores/ci-runners.js";
@@ -110,10 +111,26 @@ export class Stores {
    * Runs `work` in one transaction (or joins the current one): all of it is written, or none. The
    * outbox events it appended are written last, just before the commit.
    */
-  async transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {
+    return this.#inTransaction(work, (inner) => this.db.transaction().execute(inner));
+  }
+
+  /**
+   * {@link transaction} for bookkeeping that may be redone: its commit does not wait for the disk
+   * (see {@link relaxedTransaction}), so a power loss, never a crash of the process, may take it
+   * back. For example a webhook delivery's claim and outcome: lost, the delivery is sent again.
+   */
+  relaxedTransaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {
+    return this.#inTransaction(work, (inner) => relaxedTransaction(this.db, inner));
+  }
+
+  async #inTransaction<T>(
+    work: (tx: Stores) => Promise<T>,
+    begin: (inner: (trx: Kysely<Database>) => Promise<T>) => Promise<T>,
+  ): Promise<T> {
     if (this.db.isTransaction) return work(this);
     let wroteEvents = false;
-    const result = await this.db.transaction().execute(async (trx) => {
+    const result = await begin(async (trx) => {
       const tx = new Stores(trx);
       const done = await work(tx);
       wroteEvents = await tx.outbox.flush();

@@ -1,5 +1,6 @@
 import type { HookDelivery } from "@kiln/domain";
 import type { DeliveryAttempt } from "@kiln/storage-kysely";
+import { CoalescedWrites } from "../coalesced-writes.js";
 import { InterruptibleSleep } from "../interruptible-sleep.js";
 import type { ServiceRuntime } from "../runtime.js";
 import { type HookResponse, sendHook } from "./send.js";
@@ -62,6 +63,10 @@ async function hookTarget(runtime: ServiceRuntime, delivery: HookDelivery) {
 
 const MASKED = "[masked]";
 
+/** Which hook a delivery goes to, as the worker keeps its hooks in flight. */
+const hookKey = (delivery: Pick<HookDelivery, "hook_scope" | "hook_id">): string =>
+  `${delivery.hook_scope}:${delivery.hook_id}`;
+
 /**
  * Sends the queued webhook deliveries, in the background and never on a request's path: the
  * oldest due delivery of each hook, one at a time per hook (so a receiver that hangs holds up its
@@ -82,10 +87,18 @@ export class DeliveryWorker {
   readonly #sleeper = new InterruptibleSleep();
   #loop: Promise<void> = Promise.resolve();
   #pruneTimer: NodeJS.Timeout | undefined;
+  /** The attempts' outcomes, written together when several end at once. */
+  readonly #outcomes: CoalescedWrites<{ id: number; attempt: DeliveryAttempt }>;
 
   constructor(runtime: ServiceRuntime, options: DeliveryWorkerOptions) {
     this.#runtime = runtime;
     this.#options = { ...DEFAULTS, ...options };
+    // Claims and outcomes are bookkeeping: lost to a power failure, a delivery is sent again.
+    this.#outcomes = new CoalescedWrites((outcomes) =>
+      runtime.stores.relaxedTransaction(async (tx) => {
+        for (const { id, attempt } of outcomes) await tx.deliveries.record(id, attempt);
+      }),
+    );
   }
 
   /** Starts sending (after freeing the claims of a previous life when told to). */
@@ -126,22 +139,26 @@ export class DeliveryWorker {
     return this.#stopped ? Promise.resolve() : this.#sleeper.sleep(ms);
   }
 
-  /** Claims and starts the oldest due delivery of each idle hook, while there is room. */
+  /**
+   * Claims the oldest due delivery of each idle hook, while there is room, in one write, and
+   * starts sending them.
+   */
   async #startDue(): Promise<void> {
     const { deliveries } = this.#runtime.stores;
     const room = this.#options.concurrency - this.#inFlight.size;
-    if (room <= 0) return;
+    if (room <= 0 || this.#stopped) return;
     const at = new Date().toISOString();
     const due = await deliveries.due(at, room + this.#busy.size);
-    for (const next of due) {
-      if (this.#stopped || this.#inFlight.size >= this.#options.concurrency) break;
-      const key = `${next.hook_scope}:${next.hook_id}`;
-      if (this.#busy.has(key)) continue;
-      const until = new Date(Date.now() + this.#options.leaseMs).toISOString();
-      const claimed = await deliveries.claim(next.id, at, until);
-      if (!claimed) continue;
+    const idle = due.filter((next) => !this.#busy.has(hookKey(next))).slice(0, room);
+    const until = new Date(Date.now() + this.#options.leaseMs).toISOString();
+    const ids = idle.map((next) => next.id);
+    const claimed = await this.#runtime.stores.relaxedTransaction((tx) =>
+      tx.deliveries.claim(ids, at, until),
+    );
+    for (const delivery of claimed) {
+      const key = hookKey(delivery);
       this.#busy.add(key);
-      const sending: Promise<void> = this.#deliver(claimed)
+      const sending: Promise<void> = this.#deliver(delivery)
         .catch((error: unknown) => this.#options.onError?.(error))
         .finally(() => {
           this.#busy.delete(key);
@@ -205,7 +222,7 @@ export class DeliveryWorker {
       error: response.error,
       duration_ms: response.durationMs,
     };
-    await this.#runtime.stores.deliveries.record(delivery.id, outcome);
+    await this.#outcomes.add({ id: delivery.id, attempt: outcome });
   }
 
   async #prune(): Promise<void> {

@@ -53,7 +53,8 @@ export async function queueDeliveries(
     event_name: message.eventName,
     payload: body,
   }));
-  await runtime.stores.deliveries.queue(rows);
+  // Redone if lost: the subscriber's position moves past the event only in a later, durable commit.
+  await runtime.stores.relaxedTransaction((tx) => tx.deliveries.queue(rows));
   return rows.map((row) => row.uuid);
 }
 

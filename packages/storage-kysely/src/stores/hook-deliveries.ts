@@ -88,20 +88,21 @@ export class DeliveryStore {
   }
 
   /**
-   * Takes a due delivery for one worker until `until`, and answers it; undefined when another
-   * worker took it first. The update re-checks the claim under the row's lock, so of two processes
-   * claiming one row at once, one gets it.
+   * Takes the due deliveries `ids` for one worker until `until`, in one write, and answers those
+   * it got; the others another worker took first. The update re-checks each claim under the row's
+   * lock, so of two processes claiming one row at once, one gets it.
    */
-  async claim(id: number, at: string, until: string): Promise<HookDelivery | undefined> {
-    const row = await this.db
+  async claim(ids: readonly number[], at: string, until: string): Promise<HookDelivery[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
       .updateTable("hook_deliveries")
       .set({ claimed_until: until })
-      .where("id", "=", id)
+      .where("id", "in", ids)
       .where("state", "=", "pending")
       .where((eb) => eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<", at)]))
       .returningAll()
-      .executeTakeFirst();
-    return row && toDelivery(row);
+      .execute();
+    return rows.map(toDelivery);
   }
 
   /** Records an attempt (one more) and releases the claim. */
