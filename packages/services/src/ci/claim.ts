@@ -90,6 +90,9 @@ async function claimOnce(runtime: ServiceRuntime, runner: CiRunner): Promise<Cla
     });
     const pipeline = await tx.ciPipelines.find(build.pipeline_id);
     if (!pipeline) return null;
+    // A build starting in a running pipeline changes neither its status nor its stages: the
+    // pipeline's builds need not be read again, which a pipeline of many jobs would pay per claim.
+    if (pipeline.status === "running") return { build, pipeline };
     return { build, pipeline: await processPipeline(tx, changes, pipeline) };
   });
   return claimed && detailsOf(runtime, claimed.build, claimed.pipeline, token);
@@ -107,8 +110,9 @@ async function detailsOf(
   const namespace = project && (await stores.namespaces.findById(project.namespace_id));
   if (!project || !namespace) return null;
   const projectPath = `${namespace.path}/${project.path}`;
-  const all = await stores.ciBuilds.ofPipeline(pipeline.id);
-  const dependsOn = all.filter(
+  // A first stage's build depends on nothing: no need to read its pipeline's builds.
+  const earlier = build.stage_idx === 0 ? [] : await stores.ciBuilds.ofPipeline(pipeline.id);
+  const dependsOn = earlier.filter(
     (other) => !other.retried && other.type === "build" && other.stage_idx < build.stage_idx,
   );
   const variables = await buildVariables(runtime, { build, pipeline, project, projectPath, token });
