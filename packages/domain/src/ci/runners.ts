@@ -53,4 +53,3 @@ export const showsRunnerToken = (viewer: RunnerViewer, runner: RunnerFacts): boo
 /** Disabling a runner on its only project is refused: the runner is to be removed instead. */
 export const disableRefusal = (runner: RunnerFacts): "runner_last_project" | null =>
   runner.projectCount <= 1 ? "runner_last_project" : null;
-

@@ -1,23 +1,11 @@
 import type { User } from "@kiln/domain";
 import { describe, expect, it } from "vitest";
+import { actingAs, refusedFor } from "../__tests__/acting.js";
 import { scratchDataDirs, seededProject } from "../__tests__/disk.js";
 import { forEachDialect } from "../__tests__/harness.js";
-import { actorOf } from "../auth/credentials.js";
-import { invoke, type Operation } from "../operation.js";
 import type { ServiceRuntime } from "../runtime.js";
 import { registerRunner, registrationToken } from "./runners.js";
 import { runners } from "./runners.operations.js";
-
-/** Runs an operation as `user` (null: anonymous), so that failures keep their domain reason. */
-const actingAs =
-  (runtime: ServiceRuntime, user: User | null) =>
-  // biome-ignore lint/suspicious/noExplicitAny: any operation, its input checked by its own schema
-  async <O>(operation: Operation<any, O>, input: unknown): Promise<O> =>
-    invoke(
-      operation,
-      { runtime, actor: user ? actorOf({ user, method: "private_token" }) : null, system: false },
-      input,
-    );
 
 /** A project's runners token, opened. */
 async function runnersTokenOf(runtime: ServiceRuntime, projectId: number): Promise<string> {
@@ -25,8 +13,6 @@ async function runnersTokenOf(runtime: ServiceRuntime, projectId: number): Promi
   if (!sealed) throw new Error("no runners token");
   return runtime.secrets.open(sealed);
 }
-
-const refused = (reason: string) => ({ failure: expect.objectContaining({ reason }) });
 
 describe("runners /runners and /projects/:id/runners", () => {
   const dataDir = scratchDataDirs("kiln-runners");
@@ -80,9 +66,9 @@ describe("runners /runners and /projects/:id/runners", () => {
       // A developer of the project does not manage its runner.
       await expect(
         actingAs(runtime, developer)(runners.get, { id: specific.runner.id }),
-      ).rejects.toMatchObject(refused("runner_no_access"));
+      ).rejects.toMatchObject(refusedFor("runner_no_access"));
       await expect(actingAs(runtime, owner)(runners.get, { id: 999_999 })).rejects.toMatchObject(
-        refused("runner_missing"),
+        refusedFor("runner_missing"),
       );
     });
 
@@ -110,10 +96,10 @@ describe("runners /runners and /projects/:id/runners", () => {
       });
       await expect(
         actingAs(runtime, owner)(runners.update, { id: shared.runner.id, description: "x" }),
-      ).rejects.toMatchObject(refused("runner_shared"));
+      ).rejects.toMatchObject(refusedFor("runner_shared"));
       await expect(
         actingAs(runtime, developer)(runners.update, { id: specific.runner.id, description: "x" }),
-      ).rejects.toMatchObject(refused("runner_no_access"));
+      ).rejects.toMatchObject(refusedFor("runner_no_access"));
       const locked = await actingAs(runtime, admin)(runners.update, { id: shared.runner.id, locked: true });
       expect(locked.runner.locked).toBe(true);
     });
@@ -126,21 +112,23 @@ describe("runners /runners and /projects/:id/runners", () => {
       const disable = (user: User, projectId: number) =>
         actingAs(runtime, user)(runners.disable, { id: projectId, runner_id: id });
       expect((await enable(owner, other.id)).id).toBe(id);
-      await expect(enable(owner, other.id)).rejects.toMatchObject(refused("runner_already_enabled"));
-      await expect(enable(admin, other.id, shared.runner.id)).rejects.toMatchObject(refused("runner_shared"));
+      await expect(enable(owner, other.id)).rejects.toMatchObject(refusedFor("runner_already_enabled"));
+      await expect(enable(admin, other.id, shared.runner.id)).rejects.toMatchObject(
+        refusedFor("runner_shared"),
+      );
       await expect(enable(outsider, other.id)).rejects.toMatchObject({ kind: "not_found" });
       await expect(disable(developer, project.id)).rejects.toMatchObject({ kind: "forbidden" });
       // Several projects: removing the runner is for administrators; disabling it on one is fine.
       await expect(actingAs(runtime, owner)(runners.remove, { id })).rejects.toMatchObject(
-        refused("runner_many_projects"),
+        refusedFor("runner_many_projects"),
       );
       await disable(owner, other.id);
       await expect(disable(owner, other.id)).rejects.toMatchObject({
         failure: { kind: "not_found", subject: "runner" },
       });
-      await expect(disable(owner, project.id)).rejects.toMatchObject(refused("runner_last_project"));
+      await expect(disable(owner, project.id)).rejects.toMatchObject(refusedFor("runner_last_project"));
       await actingAs(runtime, admin)(runners.update, { id, locked: true });
-      await expect(enable(owner, other.id)).rejects.toMatchObject(refused("runner_locked"));
+      await expect(enable(owner, other.id)).rejects.toMatchObject(refusedFor("runner_locked"));
       expect((await actingAs(runtime, owner)(runners.remove, { id })).id).toBe(id);
       expect(await runtime.stores.ciRunners.find(id)).toBeUndefined();
     });

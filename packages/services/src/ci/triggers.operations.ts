@@ -1,5 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { badRequest, notFound, type Page, pageRequest, unauthenticated } from "@kiln/domain";
+import {
+  badRequest,
+  mapPage,
+  notFound,
+  type Page,
+  pageOfAll,
+  pageRequest,
+  unauthenticated,
+} from "@kiln/domain";
 import { CreateTriggerInput, ListTriggersInput, TriggerBuildsInput, TriggerRefInput } from "@kiln/schemas";
 import type { CiTrigger } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
@@ -59,10 +67,8 @@ export const triggers = {
   /** The project's live triggers, oldest first. */
   list: query("signed_in", ListTriggersInput, async (ctx, input): Promise<Page<TriggerView>> => {
     const { project } = await requireProject(ctx, input.id, "admin_build");
-    const all = await ctx.runtime.stores.ciTriggers.list(project.id);
-    const page = pageRequest(input);
-    const items = all.slice((page.page - 1) * page.perPage, page.page * page.perPage);
-    return { items: items.map((trigger) => viewOf(ctx, trigger)), ...page, total: all.length };
+    const page = pageOfAll(await ctx.runtime.stores.ciTriggers.list(project.id), pageRequest(input));
+    return mapPage(page, (trigger) => viewOf(ctx, trigger));
   }),
 
   /** One trigger by its token. */

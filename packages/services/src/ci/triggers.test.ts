@@ -1,24 +1,10 @@
-import type { User } from "@kiln/domain";
 import { describe, expect, it } from "vitest";
+import { actingAs, refusedFor } from "../__tests__/acting.js";
 import { git, scratchDataDirs, seededProject } from "../__tests__/disk.js";
 import { forEachDialect } from "../__tests__/harness.js";
-import { actorOf } from "../auth/credentials.js";
-import { invoke, type Operation } from "../operation.js";
-import type { ServiceRuntime } from "../runtime.js";
 import { requestBuild } from "./claim.js";
 import { registerRunner, registrationToken } from "./runners.js";
 import { triggers } from "./triggers.operations.js";
-
-/** Runs an operation as `user` (null: no user, as a trigger request), keeping failures' domain reasons. */
-const actingAs =
-  (runtime: ServiceRuntime, user: User | null) =>
-  // biome-ignore lint/suspicious/noExplicitAny: any operation, its input checked by its own schema
-  async <O>(operation: Operation<any, O>, input: unknown): Promise<O> =>
-    invoke(
-      operation,
-      { runtime, actor: user ? actorOf({ user, method: "private_token" }) : null, system: false },
-      input,
-    );
 
 const CI_FILE = `
 build:
@@ -28,8 +14,6 @@ deploy:
   script: make deploy
   only: [triggers]
 `;
-
-const refused = (reason: string) => ({ failure: expect.objectContaining({ reason }) });
 
 describe("build triggers /projects/:id/triggers and /trigger/builds", () => {
   const dataDir = scratchDataDirs("kiln-triggers");
@@ -111,10 +95,10 @@ describe("build triggers /projects/:id/triggers and /trigger/builds", () => {
       });
       await expect(trigger({ id: 999_999 })).rejects.toMatchObject({ failure: { kind: "not_found" } });
       await expect(trigger({ token: otherToken })).rejects.toMatchObject({ kind: "unauthenticated" });
-      await expect(trigger({ ref: "nope" })).rejects.toMatchObject(refused("trigger_no_builds"));
-      await expect(trigger({ ref: "v0" })).rejects.toMatchObject(refused("trigger_no_builds"));
+      await expect(trigger({ ref: "nope" })).rejects.toMatchObject(refusedFor("trigger_no_builds"));
+      await expect(trigger({ ref: "v0" })).rejects.toMatchObject(refusedFor("trigger_no_builds"));
       await expect(trigger({ variables: { A: ["x"] } })).rejects.toMatchObject(
-        refused("trigger_variables_invalid"),
+        refusedFor("trigger_variables_invalid"),
       );
       expect(await runtime.stores.ciPipelines.list(project.id, null, { page: 1, perPage: 5 })).toMatchObject({
         total: 0,
