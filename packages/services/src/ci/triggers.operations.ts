@@ -111,15 +111,14 @@ export const triggers = {
     if (trigger.project_id !== project.id) throw unauthenticated();
     const variables = variablesOf(input.variables);
     await ctx.runtime.stores.ciTriggers.touch(trigger.id);
-    const outcome = project.builds_enabled
-      ? await createPipelineForRef(ctx.runtime, {
-          project,
-          ref: input.ref,
-          userId: null,
-          source: "trigger",
-          triggerVariables: Object.entries(variables ?? {}).map(([key, value]) => ({ key, value })),
-        })
-      : { refused: "disabled" as const };
+    if (!project.builds_enabled) throw badRequest({ reason: "trigger_no_builds" });
+    const outcome = await createPipelineForRef(ctx.runtime, {
+      project,
+      ref: input.ref,
+      userId: null,
+      source: "trigger",
+      triggerVariables: Object.entries(variables ?? {}).map(([key, value]) => ({ key, value })),
+    });
     if ("refused" in outcome) throw badRequest({ reason: "trigger_no_builds" });
     return { id: outcome.pipeline.id, variables };
   }),

@@ -100,6 +100,8 @@ describe("build triggers /projects/:id/triggers and /trigger/builds", () => {
       await expect(trigger({ variables: { A: ["x"] } })).rejects.toMatchObject(
         refusedFor("trigger_variables_invalid"),
       );
+      await seeded.as(owner).projects.update({ id: project.id, builds_enabled: false });
+      await expect(trigger({})).rejects.toMatchObject(refusedFor("trigger_no_builds"));
       expect(await runtime.stores.ciPipelines.list(project.id, null, { page: 1, perPage: 5 })).toMatchObject({
         total: 0,
       });
