@@ -106,6 +106,12 @@ export type CiFailure =
   | { kind: "forbidden"; reason: "runner_many_projects" }
   | { kind: "forbidden"; reason: "runner_last_project" }
   | { kind: "conflict"; reason: "runner_already_enabled" }
+  /** 8.x finds runners with `Ci::Runner.find`: an unknown id is ActiveRecord's 404. */
+  | { kind: "not_found"; reason: "runner_missing" }
+  /** A trigger that made no pipeline: unknown ref, no `.gitlab-ci.yml`, no job for the ref. */
+  | { kind: "bad_request"; reason: "trigger_no_builds" }
+  /** A trigger's `variables` whose values are not all strings. */
+  | { kind: "bad_request"; reason: "trigger_variables_invalid" }
   /** 8.x's CreatePipelineService refusals (`POST /pipeline`, triggers). */
   | {
       kind: "bad_request";

@@ -49,3 +49,9 @@ export function nextPageOf(page: Page<unknown>): number | null {
 export function mapPage<T, U>(page: Page<T>, fn: (item: T) => U): Page<U> {
   return { ...page, items: page.items.map(fn) };
 }
+
+/** One page of a list held whole in memory (short lists: a project's triggers or variables). */
+export function pageOfAll<T>(all: readonly T[], request: PageRequest): Page<T> {
+  const start = (request.page - 1) * request.perPage;
+  return { items: all.slice(start, start + request.perPage), ...request, total: all.length };
+}

@@ -511,6 +511,19 @@ const cases: [name: string, build: () => DomainError, status: number, body: unkn
     "Runner was already enabled for this project",
   ],
   [
+    "runner unknown",
+    () => new DomainError({ kind: "not_found", reason: "runner_missing" }),
+    404,
+    "404 Not found",
+  ],
+  ["trigger made no pipeline", () => badRequest({ reason: "trigger_no_builds" }), 400, "No builds created"],
+  [
+    "trigger variables not strings",
+    () => badRequest({ reason: "trigger_variables_invalid" }),
+    400,
+    "variables needs to be a map of key-valued strings",
+  ],
+  [
     "pipeline without a file",
     () => badRequest({ reason: "pipeline_refused", refusal: "missing_file" }),
     400,

@@ -51,7 +51,9 @@ export {
   registrationToken,
   unregisterRunner,
 } from "./ci/runners.js";
+export { type RunnerDetailsView, runners } from "./ci/runners.operations.js";
 export { appendTrace, type BuildReport, reportBuild, type TraceAppend } from "./ci/runs.js";
+export { type TriggerRequestView, type TriggerView, triggers } from "./ci/triggers.operations.js";
 export { type VariableView, variables } from "./ci/variables.operations.js";
 export type { BuildView, PipelineView } from "./ci/views.js";
 export type { Actor, Context } from "./context.js";

@@ -2,6 +2,8 @@ import { auth } from "./auth/operations.js";
 import { session } from "./auth/session.operations.js";
 import { builds } from "./ci/builds.operations.js";
 import { pipelines } from "./ci/pipelines.operations.js";
+import { runners } from "./ci/runners.operations.js";
+import { triggers } from "./ci/triggers.operations.js";
 import { variables } from "./ci/variables.operations.js";
 import { groupMembers } from "./groups/members.operations.js";
 import { groups } from "./groups/operations.js";
@@ -34,6 +36,8 @@ export const appRouter = router({
   auth: router(proceduresOf(auth)),
   builds: router(proceduresOf(builds)),
   pipelines: router(proceduresOf(pipelines)),
+  runners: router(proceduresOf(runners)),
+  triggers: router(proceduresOf(triggers)),
   groups: router(proceduresOf(groups)),
   groupMembers: router(proceduresOf(groupMembers)),
   namespaces: router(proceduresOf(namespaces)),

@@ -1,7 +1,9 @@
+import { AccessLevel } from "@kiln/domain";
 import { expect, it } from "vitest";
 import { ALL, createAccount, createProject } from "./__tests__/fixtures.js";
 import { describeStores } from "./__tests__/store-suite.js";
 import type { NewCiBuild } from "./stores/ci-builds.js";
+import type { CiRunnerScope, CiRunnerSource } from "./stores/ci-runners.js";
 import type { Stores } from "./stores.js";
 
 async function pipelineWithBuilds(stores: Stores, projectId: number, tags: string[][]) {
@@ -122,6 +124,35 @@ describeStores("CI stores", (ctx) => {
     const taken = await claim(specific, [], true);
     expect(taken).toMatchObject({ project_id: closed.id, runner_id: specific.id });
     expect(await ctx.stores.ciRunners.projectIds(specific.id)).toEqual([closed.id]);
+  });
+
+  it("lists a project's runners with the shared ones, and a user's from the projects they master", async () => {
+    const { namespace } = await createAccount(ctx.stores, "alice");
+    const { user: dev } = await createAccount(ctx.stores, "dev");
+    const a = await createProject(ctx.stores, namespace.id, "a");
+    const b = await createProject(ctx.stores, namespace.id, "b");
+    const shared = await runner(ctx.stores, 1);
+    const ofA = await runner(ctx.stores, 2, false, a.id);
+    const ofB = await runner(ctx.stores, 3, false, b.id);
+    await ctx.stores.ciRunners.link(ofA.id, b.id);
+    await ctx.stores.ciRunners.update(ofB.id, { active: false });
+    const ids = async (source: CiRunnerSource, scope: CiRunnerScope = null) =>
+      (await ctx.stores.ciRunners.list(source, scope, { page: 1, perPage: 20 })).items.map((r) => r.id);
+    expect(await ids({ kind: "all" })).toEqual([shared.id, ofA.id, ofB.id]);
+    expect(await ids({ kind: "project", projectId: a.id })).toEqual([shared.id, ofA.id]);
+    expect(await ids({ kind: "project", projectId: b.id }, "specific")).toEqual([ofA.id, ofB.id]);
+    expect(await ids({ kind: "all" }, "paused")).toEqual([ofB.id]);
+    // alice owns the namespace: both specific runners, once each; a developer of b manages none.
+    expect(await ids({ kind: "mastered", userId: namespace.owner_id ?? 0 })).toEqual([ofA.id, ofB.id]);
+    await ctx.stores.projectMembers.add(b.id, dev.id, AccessLevel.DEVELOPER);
+    expect(await ids({ kind: "mastered", userId: dev.id })).toEqual([]);
+    expect(await ctx.stores.ciRunners.managedBy(ofB.id, dev.id)).toBe(false);
+    await ctx.stores.projectMembers.add(a.id, dev.id, AccessLevel.MASTER);
+    expect(await ids({ kind: "mastered", userId: dev.id })).toEqual([ofA.id]);
+    expect(await ctx.stores.ciRunners.managedBy(ofA.id, dev.id)).toBe(true);
+    expect(await ctx.stores.ciRunners.managedBy(shared.id, dev.id)).toBe(false);
+    await ctx.stores.ciRunners.update(ofA.id, { contacted_at: new Date().toISOString() });
+    expect(await ids({ kind: "all" }, "online")).toEqual([ofA.id]);
   });
 
   it("keeps one registration token, the first stored", async () => {

@@ -35,6 +35,7 @@ export {
   type CiRunner,
   type CiRunnerPatch,
   type CiRunnerScope,
+  type CiRunnerSource,
   type CiRunnerStore,
   type NewCiRunner,
   ONLINE_WITHIN_MS,

@@ -13,10 +13,12 @@ import { noteRoutes } from "./notes.js";
 import { pipelineRoutes } from "./pipelines.js";
 import { projectRoutes } from "./projects.js";
 import { repositoryRoutes } from "./repository.js";
+import { runnerRoutes } from "./runners.js";
 import { sessionRoutes } from "./session.js";
 import { settingsRoutes } from "./settings.js";
 import { tagRoutes } from "./tags.js";
 import { todoRoutes } from "./todos.js";
+import { triggerRoutes } from "./triggers.js";
 import { uploadRoutes } from "./uploads.js";
 import { userRoutes } from "./users.js";
 import { variableRoutes } from "./variables.js";
@@ -46,4 +48,6 @@ export const v3Routes: readonly Route[] = [
   ...buildRoutes,
   ...pipelineRoutes,
   ...variableRoutes,
+  ...runnerRoutes,
+  ...triggerRoutes,
 ];

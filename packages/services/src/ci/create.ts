@@ -1,5 +1,5 @@
 import type { Project } from "@kiln/domain";
-import { GitError, getCommit, readFile } from "@kiln/git";
+import { findBranch, findTag, GitError, getCommit, readFile } from "@kiln/git";
 import type { CiPipeline } from "@kiln/storage-kysely";
 import { repositoryOf } from "../repositories/access.js";
 import type { ServiceRuntime } from "../runtime.js";
@@ -69,6 +69,25 @@ export async function createPipeline(
   }
   if (planned.plan.jobs.length === 0) return { refused: "no_builds" };
   return { pipeline: await savePipeline(runtime, request, { kind: "plan", plan: planned.plan }) };
+}
+
+/** A pipeline asked for a branch or tag by name, whose head commit is built. */
+export type RefPipelineRequest = Omit<PipelineRequest, "tag" | "sha" | "beforeSha">;
+
+/**
+ * Makes the pipeline of the head commit of a branch (or, failing that, a tag) named `ref`, as 8.x
+ * does for `POST /projects/:id/pipeline` and for triggers; a ref that is neither is refused.
+ */
+export async function createPipelineForRef(
+  runtime: ServiceRuntime,
+  request: RefPipelineRequest,
+): Promise<PipelineOutcome | { refused: "ref_not_found" }> {
+  const gitDir = await repositoryOf(runtime, request.project);
+  const branch = await findBranch(gitDir, request.ref).catch(() => undefined);
+  const tag = branch ? undefined : await findTag(gitDir, request.ref).catch(() => undefined);
+  const sha = branch?.commit.id ?? tag?.commit?.id;
+  if (!sha) return { refused: "ref_not_found" };
+  return createPipeline(runtime, { ...request, tag: !branch, sha, beforeSha: null });
 }
 
 type Contents =

@@ -1,14 +1,12 @@
 import { DomainError, notFound, type Page, pageRequest } from "@kiln/domain";
-import { findBranch, findTag } from "@kiln/git";
 import { CreatePipelineInput, ListPipelinesInput, PipelineRefInput } from "@kiln/schemas";
 import type { CiPipeline } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
 import { mutation, query } from "../operation.js";
 import { requireProject } from "../projects/access.js";
-import { repositoryOf } from "../repositories/access.js";
 import { retryIn } from "./actions.js";
 import { ciTransaction } from "./changes.js";
-import { createPipeline } from "./create.js";
+import { createPipelineForRef } from "./create.js";
 import { latestBuilds, moveBuild, processPipeline } from "./status.js";
 import { type PipelineView, pipelineViews } from "./views.js";
 
@@ -79,18 +77,9 @@ export const pipelines = {
   /** Makes a pipeline for the head of a branch or tag (`[ci skip]` does not apply). */
   create: mutation("signed_in", CreatePipelineInput, async (ctx, input) => {
     const { project } = await requireProject(ctx, input.id, "create_pipeline");
-    const gitDir = await repositoryOf(ctx.runtime, project);
-    const branch = await findBranch(gitDir, input.ref).catch(() => undefined);
-    const tag = branch ? undefined : await findTag(gitDir, input.ref).catch(() => undefined);
-    const sha = branch?.commit.id ?? tag?.commit?.id;
-    if (!sha)
-      throw new DomainError({ kind: "bad_request", reason: "pipeline_refused", refusal: "ref_not_found" });
-    const outcome = await createPipeline(ctx.runtime, {
+    const outcome = await createPipelineForRef(ctx.runtime, {
       project,
       ref: input.ref,
-      tag: !branch,
-      sha,
-      beforeSha: null,
       userId: ctx.actor.user.id,
       source: "api",
     });

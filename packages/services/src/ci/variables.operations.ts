@@ -1,4 +1,4 @@
-import { invalid, notFound, type Page, pageRequest } from "@kiln/domain";
+import { invalid, mapPage, notFound, type Page, pageOfAll, pageRequest } from "@kiln/domain";
 import { ListVariablesInput, VariableRefInput, WriteVariableInput } from "@kiln/schemas";
 import { type CiVariable, UniqueViolation } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
@@ -26,10 +26,8 @@ export const variables = {
   /** The variables, oldest first. */
   list: query("signed_in", ListVariablesInput, async (ctx, input): Promise<Page<VariableView>> => {
     const { project } = await requireProject(ctx, input.id, "admin_build");
-    const all = await ctx.runtime.stores.ciVariables.list(project.id);
-    const page = pageRequest(input);
-    const items = all.slice((page.page - 1) * page.perPage, page.page * page.perPage);
-    return { items: items.map((variable) => viewOf(ctx, variable)), ...page, total: all.length };
+    const page = pageOfAll(await ctx.runtime.stores.ciVariables.list(project.id), pageRequest(input));
+    return mapPage(page, (variable) => viewOf(ctx, variable));
   }),
 
   /** One variable: `404 Variable Not Found` for an unknown key. */

@@ -1,8 +1,9 @@
-import type { Page, PageRequest } from "@kiln/domain";
+import { AccessLevel, type Page, type PageRequest } from "@kiln/domain";
 import type { Insertable, Kysely, Selectable, Updateable } from "kysely";
 import type { CiRunnersTable, Database } from "../database.js";
 import { guardUnique } from "../errors.js";
 import { flag, now, paginate } from "../queries.js";
+import { memberProjectIds } from "./project-scopes.js";
 
 const FLAGS = ["active", "is_shared", "run_untagged", "locked"] as const;
 
@@ -29,6 +30,14 @@ export type CiRunnerPatch = Omit<
   Updateable<CiRunnersTable>,
   "id" | "created_at" | "token_digest" | "token_sealed" | (typeof FLAGS)[number] | "tag_list"
 > & { active?: boolean; run_untagged?: boolean; locked?: boolean; tag_list?: string[] };
+
+/** Which runners a list draws from. */
+export type CiRunnerSource =
+  | { kind: "all" }
+  /** The specific runners of a project and every shared runner (8.x's `owned_or_shared`). */
+  | { kind: "project"; projectId: number }
+  /** The specific runners of the projects a user masters (8.x's `ci_authorized_runners`). */
+  | { kind: "mastered"; userId: number };
 
 /** Which runners a list shows (8.x's `scope`). */
 export type CiRunnerScope = "active" | "paused" | "online" | "specific" | "shared" | null;
@@ -179,27 +188,26 @@ export class CiRunnerStore {
   }
 
   /**
-   * A page of runners, oldest first: those of `projectIds` (specific ones; with `withShared`, the
-   * shared ones too), or every runner when `projectIds` is null.
+   * A page of runners from `source`, oldest first, in `scope` (null: all of them). A specific
+   * runner enabled on several of a user's projects is listed once.
    */
-  async list(
-    filter: { projectIds: readonly number[] | null; withShared: boolean; scope: CiRunnerScope },
-    page: PageRequest,
-  ): Promise<Page<CiRunner>> {
+  async list(source: CiRunnerSource, scope: CiRunnerScope, page: PageRequest): Promise<Page<CiRunner>> {
     let query = this.db.selectFrom("ci_runners").select(COLUMNS);
-    const { projectIds, withShared, scope } = filter;
-    if (projectIds !== null) {
-      const ids = projectIds.length > 0 ? [...projectIds] : [0];
+    if (source.kind === "project") {
+      const { projectId } = source;
       query = query.where((eb) =>
         eb.or([
           eb(
             "id",
             "in",
-            eb.selectFrom("ci_runner_projects").select("runner_id").where("project_id", "in", ids),
+            eb.selectFrom("ci_runner_projects").select("runner_id").where("project_id", "=", projectId),
           ),
-          ...(withShared ? [eb("is_shared", "=", 1)] : []),
+          eb("is_shared", "=", 1),
         ]),
       );
+    }
+    if (source.kind === "mastered") {
+      query = query.where("is_shared", "=", 0).where("id", "in", this.runnersOfMastered(source.userId));
     }
     if (scope === "active") query = query.where("active", "=", 1);
     if (scope === "paused") query = query.where("active", "=", 0);
@@ -210,6 +218,34 @@ export class CiRunnerStore {
     }
     const { rows, total } = await paginate(this.db, query.orderBy("id"), page, "exact");
     return { items: rows.map(toRunner), page: page.page, perPage: page.perPage, total };
+  }
+
+  /**
+   * True when the runner is specific and enabled on a project the user masters (8.x's
+   * `ci_authorized_runners`, which decides who may see, change and remove a specific runner).
+   */
+  async managedBy(runnerId: number, userId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom("ci_runners")
+      .select("id")
+      .where("id", "=", runnerId)
+      .where("is_shared", "=", 0)
+      .where("id", "in", this.runnersOfMastered(userId))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The ids of the runners enabled on projects the user holds master or owner access to. */
+  private runnersOfMastered(userId: number) {
+    return this.db
+      .selectFrom("ci_runner_projects")
+      .select("runner_id")
+      .where("project_id", "in", (eb) =>
+        eb
+          .selectFrom("projects")
+          .select("projects.id")
+          .where((inner) => inner("projects.id", "in", memberProjectIds(inner, userId, AccessLevel.MASTER))),
+      );
   }
 
   /** The instance-wide registration token of shared runners, sealed, or null before it was made. */
