@@ -50,6 +50,18 @@ describe("the live hub", () => {
       expect(ids(await hub.eventsAfter(written[0]!, 10))).toEqual(written.slice(1));
     });
 
+    it("wakes by itself when a transaction of this process commits outbox events", async () => {
+      hub = new LiveHub(h().runtime, { pollMs: 60_000 });
+      await hub.ready;
+      const start = hub.position;
+      const woken = hub.waitPast(start, 60_000);
+      await h().runtime.stores.transaction((tx) =>
+        tx.outbox.append({ project_id: 1, kind: "issue", payload: "{}" }),
+      );
+      await woken;
+      expect(await hub.eventsAfter(start, 10)).toHaveLength(1);
+    });
+
     it("releases its waiters when it stops", async () => {
       hub = new LiveHub(h().runtime, { pollMs: 60_000 });
       await hub.ready;

@@ -48,7 +48,13 @@ export class LiveHub {
   async #start(): Promise<void> {
     this.#position = await this.runtime.stores.outbox.latestId();
     this.#from = this.#position;
-    this.#stopListening = this.runtime.events.subscribe(() => this.wake());
+    // Every commit of this process that wrote outbox events wakes it, whatever raised them.
+    const stopEvents = this.runtime.events.subscribe(() => this.wake());
+    const stopCommits = this.runtime.stores.afterEventsCommitted(() => this.wake());
+    this.#stopListening = () => {
+      stopEvents();
+      stopCommits();
+    };
     this.#timer = setInterval(() => this.wake(), this.#options.pollMs);
     this.#timer.unref();
     if (this.#options.listen) this.#wakeups = await this.#options.listen(() => this.wake());
