@@ -34,8 +34,8 @@ export { auth } from "./auth/operations.js";
 export { session } from "./auth/session.operations.js";
 export { ensureRootUser, type RootBootstrap } from "./bootstrap.js";
 export {
+  artifactsLimitBytes,
   artifactsPath,
-  MAX_ARTIFACTS_BYTES,
   removeRunnerArtifacts,
   runnerArtifacts,
   storeArtifacts,
@@ -44,6 +44,7 @@ export { runningBuildOfToken } from "./ci/build-auth.js";
 export { type ArtifactsDownload, builds } from "./ci/builds.operations.js";
 export { type ClaimedBuild, requestBuild, type WaitOptions } from "./ci/claim.js";
 export { CiJanitor, type CiJanitorOptions, type CiSweep } from "./ci/janitor.js";
+export { STUCK_BUILD_SECONDS } from "./ci/sweeps.js";
 export { pipelines } from "./ci/pipelines.operations.js";
 export { ciPipelines } from "./ci/push.js";
 export {
