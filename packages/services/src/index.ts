@@ -44,7 +44,6 @@ export { runningBuildOfToken } from "./ci/build-auth.js";
 export { type ArtifactsDownload, builds } from "./ci/builds.operations.js";
 export { type ClaimedBuild, requestBuild, type WaitOptions } from "./ci/claim.js";
 export { CiJanitor, type CiJanitorOptions, type CiSweep } from "./ci/janitor.js";
-export { STUCK_BUILD_SECONDS } from "./ci/sweeps.js";
 export { pipelines } from "./ci/pipelines.operations.js";
 export { ciPipelines } from "./ci/push.js";
 export {
@@ -54,6 +53,7 @@ export {
   unregisterRunner,
 } from "./ci/runners.js";
 export { appendTrace, type BuildReport, reportBuild, type TraceAppend } from "./ci/runs.js";
+export { STUCK_BUILD_SECONDS } from "./ci/sweeps.js";
 export { type VariableView, variables } from "./ci/variables.operations.js";
 export type { BuildView, PipelineView } from "./ci/views.js";
 export type { Actor, Context } from "./context.js";
