@@ -13,7 +13,7 @@ import { requestBuild } from "./claim.js";
 import { buildFilePath } from "./files.js";
 import { CiJanitor } from "./janitor.js";
 import { registerRunner, registrationToken } from "./runners.js";
-import { appendTrace } from "./runs.js";
+import { appendTrace, readTrace } from "./runs.js";
 
 const ONE_JOB = "slow:\n  script: sleep 600\n";
 const TWO_STAGES = "compile:\n  stage: build\n  script: make\nship:\n  stage: deploy\n  script: make ship\n";
@@ -65,11 +65,13 @@ describe("the CI janitor", () => {
       expect((await janitor.sweep(started + 59_000)).timedOut).toEqual([]);
       expect((await runtime.stores.ciBuilds.find(claimed.build.id))?.status).toBe("running");
 
+      await appendTrace(runtime, claimed.build.id, claimed.token, 0, Buffer.from("compiling"));
       expect((await janitor.sweep(started + 61_000)).timedOut).toEqual([claimed.build.id]);
-      expect(await runtime.stores.ciBuilds.find(claimed.build.id)).toMatchObject({
-        status: "failed",
-        token_digest: null,
-      });
+      const failed = await runtime.stores.ciBuilds.find(claimed.build.id);
+      expect(failed).toMatchObject({ status: "failed", token_digest: null });
+      expect((await readTrace(runtime, failed ?? claimed.build)).toString()).toBe(
+        "compiling\nERROR: Build failed: execution took longer than 60 seconds\n",
+      );
       const builds = await runtime.stores.ciBuilds.ofPipeline(pipeline.id);
       expect(builds.map((b) => [b.name, b.status])).toEqual([
         ["compile", "failed"],
@@ -100,7 +102,11 @@ describe("the CI janitor", () => {
       expect(early.flatMap((s) => s.stuck)).toEqual([]);
       const late = await Promise.all(sweepers.map((s) => s.sweep(updated + 61_000)));
       expect(late.flatMap((s) => s.stuck)).toEqual([build.id]);
-      expect((await runtime.stores.ciBuilds.find(build.id))?.status).toBe("failed");
+      const failed = await runtime.stores.ciBuilds.find(build.id);
+      expect(failed?.status).toBe("failed");
+      expect((await readTrace(runtime, failed ?? build)).toString()).toBe(
+        "ERROR: Build failed: not updated for 60 seconds (stuck)\n",
+      );
       expect((await runtime.stores.ciPipelines.find(pipeline.id))?.status).toBe("failed");
       expect(failedBuildEvents([...seeded.events, ...other.events], build.id)).toHaveLength(1);
     });

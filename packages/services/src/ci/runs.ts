@@ -120,6 +120,22 @@ export async function appendTrace(
 }
 
 /**
+ * Adds a line of the server's to the end of a finished build's trace (why it was ended), after
+ * whatever its runner sent; nothing when the trace is full.
+ */
+export function noteInTrace(runtime: ServiceRuntime, buildId: number, line: string): Promise<void> {
+  return serially(buildId, async () => {
+    const build = await runtime.stores.ciBuilds.find(buildId);
+    if (!build || build.status === "running") return;
+    const start = build.trace_size;
+    const note = Buffer.from(`${start > 0 ? "\n" : ""}${line}\n`, "utf8");
+    if (start + note.length > MAX_TRACE_BYTES) return;
+    await writeAt(buildFilePath(runtime, build, "trace.log"), start, note);
+    await runtime.stores.ciBuilds.moveTraceSize(build.id, start, start + note.length);
+  });
+}
+
+/**
  * Marks a running build whose runner sends nothing new as alive (an idle job's empty trace
  * updates), at most every {@link TOUCH_EVERY_MS}, so that the janitor does not take it for stuck.
  */

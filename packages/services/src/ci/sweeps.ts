@@ -3,6 +3,7 @@ import type { ServiceRuntime } from "../runtime.js";
 import { ciTransaction } from "./changes.js";
 import type { BuildStatus } from "./contract.js";
 import { buildFilePath, removeFile } from "./files.js";
+import { noteInTrace } from "./runs.js";
 import { moveBuild, processPipeline } from "./status.js";
 
 // The janitor's sweeps of 8.x's cron workers. Each end is a compare and swap, so that several
@@ -47,7 +48,15 @@ export async function failStuckBuilds(
     SWEEP_BATCH,
   );
   const failed: number[] = [];
-  for (const build of stuck) if (await failBuild(runtime, build)) failed.push(build.id);
+  for (const build of stuck) {
+    if (!(await failBuild(runtime, build))) continue;
+    await noteInTrace(
+      runtime,
+      build.id,
+      `ERROR: Build failed: not updated for ${stuckSeconds} seconds (stuck)`,
+    );
+    failed.push(build.id);
+  }
   return failed;
 }
 
@@ -61,7 +70,14 @@ export async function failTimedOutBuilds(runtime: ServiceRuntime, at = Date.now(
   for (const { build, timeoutSeconds } of await runtime.stores.ciBuilds.runningWithTimeout()) {
     const started = Date.parse(build.started_at ?? build.updated_at);
     if (started + timeoutSeconds * 1000 > at) continue;
-    if (await failBuild(runtime, build)) failed.push(build.id);
+    if (!(await failBuild(runtime, build))) continue;
+    // The runner's own words when it times a build out, which it cannot write once refused.
+    await noteInTrace(
+      runtime,
+      build.id,
+      `ERROR: Build failed: execution took longer than ${timeoutSeconds} seconds`,
+    );
+    failed.push(build.id);
   }
   return failed;
 }
