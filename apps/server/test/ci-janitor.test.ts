@@ -99,7 +99,7 @@ for (const database of ["sqlite", "postgres"] as const) {
       const build = await api<BuildJson>("GET", `/projects/${project.id}/builds/${buildId}`);
       expect(build.body.status).toBe("failed");
       expect(await trace()).toMatch(
-        /started\n[^]*ERROR: Build failed: execution took longer than 1 seconds\n$/,
+        /started\n[\s\S]*ERROR: Build failed: execution took longer than 1 seconds\n$/,
       );
       const pipelines = await api<{ status: string }[]>("GET", `/projects/${project.id}/pipelines`);
       expect(pipelines.body.map((pipeline) => pipeline.status)).toEqual(["failed"]);

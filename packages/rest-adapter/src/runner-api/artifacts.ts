@@ -1,11 +1,6 @@
 import { createReadStream } from "node:fs";
 import { Id, UploadedFileParam } from "@kiln/schemas";
-import {
-  artifactsLimitBytes,
-  removeRunnerArtifacts,
-  runnerArtifacts,
-  storeArtifacts,
-} from "@kiln/services";
+import { artifactsLimitBytes, removeRunnerArtifacts, runnerArtifacts, storeArtifacts } from "@kiln/services";
 import { z } from "zod";
 import { artifactsFile } from "./build-details.js";
 import { buildToken } from "./builds.js";
