@@ -10,6 +10,7 @@ import {
   RUNNER_API_PREFIX,
 } from "@kiln/rest-adapter";
 import {
+  CiJanitor,
   ciPipelines,
   DeliveryWorker,
   ensureRootUser,
@@ -229,8 +230,9 @@ async function serveBackend(
 /**
  * Starts the dispatcher of the outbox's events to their durable subscribers (open merge requests
  * checked again whenever a branch they involve moves; webhook deliveries queued; pipelines made
- * from pushes), woken by other processes' events on PostgreSQL, and the worker that sends the
- * webhook deliveries.
+ * from pushes), woken by other processes' events on PostgreSQL, the worker that sends the
+ * webhook deliveries, and the CI janitor (stuck and timed-out builds failed, expired artifacts
+ * removed).
  */
 async function startWorkers(config: Config, log: Logger, runtime: ServiceRuntime): Promise<Closable> {
   const { database } = config;
@@ -247,6 +249,10 @@ async function startWorkers(config: Config, log: Logger, runtime: ServiceRuntime
   dispatcher.subscribe(mergeStatusRefresh(runtime));
   dispatcher.subscribe(ciPipelines(runtime));
   dispatcher.subscribe(webhookDeliveries(runtime, () => deliveries.wake()));
+  const janitor = new CiJanitor(runtime, {
+    ...config.ciJanitor,
+    onError: (error) => log.error({ err: error }, "a CI janitor sweep failed; sweeping again later"),
+  });
   await deliveries.start();
   try {
     await dispatcher.start();
@@ -254,8 +260,10 @@ async function startWorkers(config: Config, log: Logger, runtime: ServiceRuntime
     await deliveries.stop();
     throw error;
   }
+  janitor.start();
   return {
     close: async () => {
+      await janitor.stop();
       await dispatcher.stop();
       await deliveries.stop();
     },

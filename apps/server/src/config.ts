@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
+import { STUCK_BUILD_SECONDS } from "@kiln/services";
 import type { DatabaseLocation, SqliteSynchronous } from "@kiln/storage-kysely";
 
 /** The server's configuration, read from the environment. */
@@ -18,6 +19,13 @@ export interface Config {
   workers: boolean;
   /** The longest a runner's request for a build waits for one, in ms (`KILN_RUNNER_WAIT_SECONDS`, default 50). */
   runnerWaitMs: number;
+  /** The CI janitor (stuck and timed-out builds, expired artifacts), run with the workers. */
+  ciJanitor: {
+    /** Between two sweeps, in ms (`KILN_CI_SWEEP_SECONDS`, default 60). */
+    everyMs: number;
+    /** A pending or running build not updated for this long is failed (`KILN_CI_STUCK_SECONDS`, default 8.x's day). */
+    stuckSeconds: number;
+  };
 }
 
 /** A configuration problem, reported as one line before anything starts. */
@@ -89,9 +97,19 @@ function runnerWaitMs(raw: string | undefined): number {
   return value * 1000;
 }
 
+/** A positive number of seconds from the environment (fractions allowed), or `fallback` when unset. */
+function seconds(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || value <= 0)
+    throw new ConfigError(`${name} must be a positive number of seconds, got "${raw}"`);
+  return value;
+}
+
 /**
  * Reads `PORT`, `KILN_DATA_DIR`, `KILN_BASE_URL`, `KILN_ROOT_PASSWORD`, `DATABASE_URL`,
- * `KILN_SQLITE_SYNCHRONOUS`, `KILN_WORKERS`, `KILN_RUNNER_WAIT_SECONDS` and `LOG_LEVEL`; throws a {@link ConfigError} naming the first bad one.
+ * `KILN_SQLITE_SYNCHRONOUS`, `KILN_WORKERS`, `KILN_RUNNER_WAIT_SECONDS`, `KILN_CI_SWEEP_SECONDS`,
+ * `KILN_CI_STUCK_SECONDS` and `LOG_LEVEL`; throws a {@link ConfigError} naming the first bad one.
  */
 export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config {
   const dataDirRaw = env["KILN_DATA_DIR"] || "./data";
@@ -112,5 +130,9 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     logLevel,
     workers: workers(env["KILN_WORKERS"]),
     runnerWaitMs: runnerWaitMs(env["KILN_RUNNER_WAIT_SECONDS"]),
+    ciJanitor: {
+      everyMs: seconds("KILN_CI_SWEEP_SECONDS", env["KILN_CI_SWEEP_SECONDS"], 60) * 1000,
+      stuckSeconds: seconds("KILN_CI_STUCK_SECONDS", env["KILN_CI_STUCK_SECONDS"], STUCK_BUILD_SECONDS),
+    },
   };
 }

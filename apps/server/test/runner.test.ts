@@ -1,11 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import yauzl from "yauzl";
 import { type GitClient, gitClient, repoUrl } from "./git-client.js";
-import { ENTRY, onEachDatabase, runKiln, start } from "./support.js";
+import { alive, eventsOf, pushPipeline, type RunnerProcess, startRunner } from "./runner-support.js";
+import { onEachDatabase, runKiln, start } from "./support.js";
 
 /** A pipeline of two stages: `build` leaves an artifact, `test` (a later stage) reads it. */
 const PIPELINE = `stages:
@@ -32,29 +32,6 @@ check:
     - test "$CI_BUILD_STAGE" = test
 `;
 
-/** A `kiln runner` process: its exit, and everything it printed. */
-interface RunnerProcess {
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  output(): string;
-}
-
-function startRunner(args: string[]): RunnerProcess {
-  const child = spawn(process.execPath, [ENTRY, "runner", ...args], {
-    env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: tmpdir(), LOG_LEVEL: "info" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, exited, output: () => output };
-}
-
 /** A build as `GET /projects/:id/builds` shows it (the fields this test reads). */
 interface BuildRow {
   id: number;
@@ -75,35 +52,6 @@ function zipNames(bytes: Buffer): Promise<string[]> {
       zip.on("error", reject);
     });
   });
-}
-
-/** Whether a process is alive (a zombie is not). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
-
-/** The runner's JSON log lines with this message. */
-function eventsOf(runner: RunnerProcess, message: string): Record<string, unknown>[] {
-  return runner
-    .output()
-    .split("\n")
-    .filter((line) => line.startsWith("{"))
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((event) => event["msg"] === message);
-}
-
-/** Commits `.gitlab-ci.yml` with `text` in `work` and pushes it to master; answers the commit's sha. */
-async function pushPipeline(client: GitClient, work: string, remote: string, text: string): Promise<string> {
-  writeFileSync(join(work, ".gitlab-ci.yml"), text);
-  await client.ok(["add", ".gitlab-ci.yml"], work);
-  await client.ok(["commit", "--quiet", "-m", "CI"], work);
-  await client.ok(["push", "--quiet", remote, "master"], work);
-  return client.ok(["rev-parse", "HEAD"], work);
 }
 
 describe("kiln runner's command line", () => {

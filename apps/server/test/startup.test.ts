@@ -125,6 +125,8 @@ describe("bad configuration", () => {
       { KILN_RUNNER_WAIT_SECONDS: "forever" },
       /^kiln: KILN_RUNNER_WAIT_SECONDS must be a number from 0 to 300/,
     ],
+    [{ KILN_CI_SWEEP_SECONDS: "0" }, /^kiln: KILN_CI_SWEEP_SECONDS must be a positive number of seconds/],
+    [{ KILN_CI_STUCK_SECONDS: "a day" }, /^kiln: KILN_CI_STUCK_SECONDS must be a positive number of seconds/],
   ])("%j fails at start with one line", async (env, message) => {
     const { code, stderr, stdout } = await runKiln(["serve"], { KILN_DATA_DIR: tempDir(), ...env });
     expect(code).toBe(1);

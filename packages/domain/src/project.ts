@@ -22,6 +22,8 @@ export interface Project {
   request_access_enabled: boolean;
   public_builds: boolean;
   only_allow_merge_if_build_succeeds: boolean;
+  /** Seconds a build may run before it is failed (8.x's `build_timeout`, default one hour). */
+  build_timeout: number;
   creator_id: number | null;
   star_count: number;
   /** Open (opened and reopened) issues. */

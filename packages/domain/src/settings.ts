@@ -26,6 +26,8 @@ export interface ApplicationSettings {
   restricted_visibility_levels: number[];
   /** Largest upload, in megabytes. */
   max_attachment_size: number;
+  /** Largest build artifacts archive a runner may upload, in megabytes. */
+  max_artifacts_size: number;
   /** Minutes. */
   session_expire_delay: number;
   default_project_visibility: Visibility;
@@ -55,6 +57,7 @@ export const DEFAULT_APPLICATION_SETTINGS: Readonly<ApplicationSettings> = Objec
   default_branch_protection: BranchProtection.FULL,
   restricted_visibility_levels: [],
   max_attachment_size: 10,
+  max_artifacts_size: 100,
   session_expire_delay: 10080,
   default_project_visibility: Visibility.PRIVATE,
   default_snippet_visibility: Visibility.PRIVATE,

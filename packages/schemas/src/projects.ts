@@ -7,7 +7,7 @@ import {
 } from "@kiln/domain";
 import { z } from "zod";
 import { PaginationParams } from "./pagination.js";
-import { Id, idOrPath, ruled, ShortText } from "./primitives.js";
+import { Id, idOrPath, ruled, ShortText, StoredInt } from "./primitives.js";
 
 // ---------------------------------------------------------------------------------------- input
 
@@ -72,6 +72,11 @@ export const UpdateProjectInput = z.object({
   name: ruled(projectNameProblem).optional(),
   path: ruled(pathProblem).optional(),
   default_branch: ShortText.optional(),
+  /**
+   * Seconds a build may run (8.x sets it in the project's CI settings; GitLab's later API takes it
+   * here, as Kiln does, having no settings page).
+   */
+  build_timeout: StoredInt.min(1, { error: "must be greater than 0" }).optional(),
   ...ProjectSettings,
 });
 export type UpdateProjectInput = z.infer<typeof UpdateProjectInput>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Timestamp } from "./primitives.js";
+import { StoredInt, Timestamp } from "./primitives.js";
 
 const Visibility012 = z
   .number()
@@ -28,6 +28,7 @@ export const UpdateSettingsInput = z.object({
     .optional(),
   restricted_visibility_levels: z.array(Visibility012).optional(),
   max_attachment_size: z.number().int().min(1, { error: "must be greater than 0" }).optional(),
+  max_artifacts_size: StoredInt.min(1, { error: "must be greater than 0" }).optional(),
   session_expire_delay: NonNegative.optional(),
   default_project_visibility: Visibility012.optional(),
   default_snippet_visibility: Visibility012.optional(),
@@ -56,6 +57,7 @@ export const SettingsJson = z.object({
   default_branch_protection: z.number().int(),
   restricted_visibility_levels: z.array(z.number().int()),
   max_attachment_size: z.number().int(),
+  max_artifacts_size: z.number().int(),
   session_expire_delay: z.number().int(),
   default_project_visibility: z.number().int(),
   default_snippet_visibility: z.number().int(),

@@ -34,8 +34,8 @@ export { auth } from "./auth/operations.js";
 export { session } from "./auth/session.operations.js";
 export { ensureRootUser, type RootBootstrap } from "./bootstrap.js";
 export {
+  artifactsLimitBytes,
   artifactsPath,
-  MAX_ARTIFACTS_BYTES,
   removeRunnerArtifacts,
   runnerArtifacts,
   storeArtifacts,
@@ -43,6 +43,7 @@ export {
 export { runningBuildOfToken } from "./ci/build-auth.js";
 export { type ArtifactsDownload, builds } from "./ci/builds.operations.js";
 export { type ClaimedBuild, requestBuild, type WaitOptions } from "./ci/claim.js";
+export { CiJanitor, type CiJanitorOptions, type CiSweep } from "./ci/janitor.js";
 export { pipelines } from "./ci/pipelines.operations.js";
 export { ciPipelines } from "./ci/push.js";
 export {
@@ -53,6 +54,7 @@ export {
 } from "./ci/runners.js";
 export { type RunnerDetailsView, runners } from "./ci/runners.operations.js";
 export { appendTrace, type BuildReport, reportBuild, type TraceAppend } from "./ci/runs.js";
+export { STUCK_BUILD_SECONDS } from "./ci/sweeps.js";
 export { type TriggerRequestView, type TriggerView, triggers } from "./ci/triggers.operations.js";
 export { type VariableView, variables } from "./ci/variables.operations.js";
 export type { BuildView, PipelineView } from "./ci/views.js";

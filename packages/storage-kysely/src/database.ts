@@ -101,7 +101,10 @@ export interface ApplicationSettingsTable {
  * import URL sealed.
  */
 export interface ProjectsTable
-  extends Omit<Stored<Project>, "id" | "star_count" | "open_issues_count" | "public_open_issues_count"> {
+  extends Omit<
+    Stored<Project>,
+    "id" | "star_count" | "open_issues_count" | "public_open_issues_count" | "build_timeout"
+  > {
   id: Generated<number>;
   star_count: Generated<number>;
   open_issues_count: Generated<number>;
@@ -118,6 +121,8 @@ export interface ProjectsTable
   merged_merge_requests_count: Generated<number>;
   runners_token_digest: string;
   runners_token_sealed: string;
+  /** Seconds a build may run (8.x's `build_timeout`, default one hour). */
+  build_timeout: Generated<number>;
 }
 
 /** `project_members` and `group_members` share one shape. */

@@ -1,6 +1,6 @@
 import { createReadStream } from "node:fs";
 import { Id, UploadedFileParam } from "@kiln/schemas";
-import { MAX_ARTIFACTS_BYTES, removeRunnerArtifacts, runnerArtifacts, storeArtifacts } from "@kiln/services";
+import { artifactsLimitBytes, removeRunnerArtifacts, runnerArtifacts, storeArtifacts } from "@kiln/services";
 import { z } from "zod";
 import { artifactsFile } from "./build-details.js";
 import { buildToken } from "./builds.js";
@@ -30,7 +30,7 @@ export const artifactRoutes: RunnerRoute[] = [
         // No archive yet is the usual case: only the token matters here.
         if ((error as { kind?: string }).kind !== "not_found") throw error;
       });
-      if ((input.filesize ?? 0) > MAX_ARTIFACTS_BYTES)
+      if ((input.filesize ?? 0) > (await artifactsLimitBytes(request.runtime)))
         return { status: 413, body: { message: "413 Request Entity Too Large" } };
       return { status: 200, body: {} };
     },
@@ -38,7 +38,7 @@ export const artifactRoutes: RunnerRoute[] = [
   {
     method: "POST",
     path: "/builds/:id/artifacts",
-    files: { field: "file", maxBytes: () => MAX_ARTIFACTS_BYTES },
+    files: { field: "file", maxBytes: artifactsLimitBytes },
     run: async (request) => {
       const input = request.decode(UploadParams);
       if (!input.file)

@@ -8,8 +8,10 @@ import { requireBuildByToken } from "./build-auth.js";
 import { buildFilePath, removeFile } from "./files.js";
 import { checkArtifactsArchive } from "./zip-check.js";
 
-/** 8.x's default `max_artifacts_size`: 100 MB. */
-export const MAX_ARTIFACTS_BYTES = 100 * 1024 * 1024;
+/** The largest artifacts archive a runner may upload, in bytes: the `max_artifacts_size` setting (MB). */
+export async function artifactsLimitBytes(runtime: ServiceRuntime): Promise<number> {
+  return (await runtime.settings()).max_artifacts_size * 1024 * 1024;
+}
 
 /** `expire_in` as 8.x reads it (`1 week`, `3 mins 4 sec`, `2h`): seconds, or null when unreadable. */
 export function durationSeconds(text: string): number | null {

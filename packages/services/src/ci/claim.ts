@@ -20,7 +20,7 @@ export interface ClaimedBuild {
   variables: { key: string; value: string; public: boolean }[];
   /** The latest builds of earlier stages, whose artifacts the runner may fetch. */
   dependsOn: CiBuild[];
-  /** Seconds the build may run. */
+  /** Seconds the build may run: its project's `build_timeout`, as 8.x hands it to the runner. */
   timeout: number;
 }
 
@@ -34,9 +34,6 @@ export interface WaitOptions {
   signal?: AbortSignal | undefined;
   info?: RunnerInfo | undefined;
 }
-
-/** 8.x's default build timeout: one hour. */
-export const DEFAULT_BUILD_TIMEOUT_S = 3600;
 
 /** How often `contacted_at` is written at most: a runner polling every second writes once a minute. */
 const CONTACT_EVERY_MS = 60_000;
@@ -124,6 +121,6 @@ async function detailsOf(
     pipeline,
     variables,
     dependsOn,
-    timeout: DEFAULT_BUILD_TIMEOUT_S,
+    timeout: project.build_timeout,
   };
 }

@@ -10,6 +10,9 @@ import { moveBuild, processPipeline } from "./status.js";
 /** The largest trace kept, in bytes: what comes past it is dropped (the runner notes the cut). */
 export const MAX_TRACE_BYTES = 32 * 1024 * 1024;
 
+/** How often an idle build's trace updates touch it at most: 8.x's 15 minutes. */
+const TOUCH_EVERY_MS = 15 * 60 * 1000;
+
 /** Appends and replacements of one build's trace in this process, one at a time. */
 const traceLocks = new Map<number, Promise<unknown>>();
 
@@ -103,7 +106,10 @@ export async function appendTrace(
     if (current.status !== "running")
       return { appended: true, size: current.trace_size, status: current.status };
     const kept = bytes.subarray(0, Math.max(0, MAX_TRACE_BYTES - start));
-    if (kept.length === 0) return { appended: true, size: start, status: current.status };
+    if (kept.length === 0) {
+      await keepAlive(runtime, current);
+      return { appended: true, size: start, status: current.status };
+    }
     await writeAt(buildFilePath(runtime, build, "trace.log"), start, kept);
     const moved = await runtime.stores.ciBuilds.moveTraceSize(build.id, start, start + kept.length);
     const size = moved
@@ -111,6 +117,31 @@ export async function appendTrace(
       : ((await runtime.stores.ciBuilds.find(build.id))?.trace_size ?? start);
     return { appended: moved, size, status: current.status };
   });
+}
+
+/**
+ * Adds a line of the server's to the end of a finished build's trace (why it was ended), after
+ * whatever its runner sent; nothing when the trace is full.
+ */
+export function noteInTrace(runtime: ServiceRuntime, buildId: number, line: string): Promise<void> {
+  return serially(buildId, async () => {
+    const build = await runtime.stores.ciBuilds.find(buildId);
+    if (!build || build.status === "running") return;
+    const start = build.trace_size;
+    const note = Buffer.from(`${start > 0 ? "\n" : ""}${line}\n`, "utf8");
+    if (start + note.length > MAX_TRACE_BYTES) return;
+    await writeAt(buildFilePath(runtime, build, "trace.log"), start, note);
+    await runtime.stores.ciBuilds.moveTraceSize(build.id, start, start + note.length);
+  });
+}
+
+/**
+ * Marks a running build whose runner sends nothing new as alive (an idle job's empty trace
+ * updates), at most every {@link TOUCH_EVERY_MS}, so that the janitor does not take it for stuck.
+ */
+async function keepAlive(runtime: ServiceRuntime, build: CiBuild): Promise<void> {
+  if (Date.now() - Date.parse(build.updated_at) < TOUCH_EVERY_MS) return;
+  await runtime.stores.ciBuilds.update(build.id, {}, ["running"]);
 }
 
 /** A build's trace as recorded (empty when it has none or was erased). */

@@ -113,7 +113,7 @@ export const projects = {
    * owner (or an administrator).
    */
   update: mutation("signed_in", UpdateProjectInput, async (ctx, input) => {
-    const { id, name, path, default_branch, description, ...settings } = input;
+    const { id, name, path, default_branch, description, build_timeout, ...settings } = input;
     const access = await requireProject(ctx, id, "admin_project");
     const { project, namespace } = access;
     const renames =
@@ -138,6 +138,7 @@ export const projects = {
         description,
         default_branch: defaultBranch,
         visibility_level: visibility,
+        build_timeout,
         ...featureFlags(settings),
       });
       if (changed && changed.path !== project.path) {

@@ -14,6 +14,7 @@ forEachDialect((h) => {
         default_branch_protection: 2,
         restricted_visibility_levels: [],
         max_attachment_size: 10,
+        max_artifacts_size: 100,
         default_project_visibility: 0,
       });
       expect(stamps.updated_at).toBe(stamps.created_at);
@@ -45,6 +46,15 @@ forEachDialect((h) => {
         domain_blacklist: ["spam.test"],
       });
       expect(ok.settings.domain_blacklist).toEqual(["spam.test"]);
+    });
+
+    it("take max_artifacts_size in megabytes, greater than 0", async () => {
+      await expect(h().system.settings.update({ max_artifacts_size: 0 })).rejects.toMatchObject({
+        code: "BAD_REQUEST",
+      });
+      expect((await h().system.settings.update({ max_artifacts_size: 5 })).settings.max_artifacts_size).toBe(
+        5,
+      );
     });
 
     it("apply default_projects_limit to new users", async () => {

@@ -202,6 +202,62 @@ export class CiBuildStore {
     return row && toBuild(row);
   }
 
+  /** Builds in `statuses` last changed before `before` (oldest first, at most `limit`): 8.x's stuck builds. */
+  async notUpdatedSince(statuses: readonly string[], before: string, limit: number): Promise<CiBuild[]> {
+    const rows = await this.db
+      .selectFrom("ci_builds")
+      .selectAll()
+      .where("status", "in", [...statuses])
+      .where("type", "=", "build")
+      .where("updated_at", "<", before)
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+    return rows.map(toBuild);
+  }
+
+  /** Every running build with its project's `build_timeout` in seconds, oldest first. */
+  async runningWithTimeout(): Promise<{ build: CiBuild; timeoutSeconds: number }[]> {
+    const rows = await this.db
+      .selectFrom("ci_builds")
+      .innerJoin("projects", "projects.id", "ci_builds.project_id")
+      .selectAll("ci_builds")
+      .select("projects.build_timeout")
+      .where("ci_builds.status", "=", "running")
+      .where("ci_builds.type", "=", "build")
+      .orderBy("ci_builds.id")
+      .execute();
+    return rows.map(({ build_timeout, ...row }) => ({ build: toBuild(row), timeoutSeconds: build_timeout }));
+  }
+
+  /** Builds whose artifacts expire before `at` (oldest first, at most `limit`). */
+  async artifactsExpiredBefore(at: string, limit: number): Promise<CiBuild[]> {
+    const rows = await this.db
+      .selectFrom("ci_builds")
+      .selectAll()
+      .where("artifacts_file", "is not", null)
+      .where("artifacts_expire_at", "<", at)
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+    return rows.map(toBuild);
+  }
+
+  /**
+   * Forgets a build's artifacts if they still expire before `at` (a compare and swap: a keep or
+   * another sweeper that came first wins). True when this call forgot them.
+   */
+  async dropExpiredArtifacts(id: number, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable("ci_builds")
+      .set({ artifacts_file: null, artifacts_size: null, artifacts_expire_at: null, updated_at: now() })
+      .where("id", "=", id)
+      .where("artifacts_file", "is not", null)
+      .where("artifacts_expire_at", "<", at)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   /**
    * Moves the trace's recorded size from `from` to `to` (a compare and swap: appends that race
    * for the same range cannot both succeed). True when it moved.

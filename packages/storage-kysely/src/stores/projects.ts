@@ -54,6 +54,7 @@ const PROJECT_COLUMNS = [
   "created_at",
   "updated_at",
   "last_activity_at",
+  "build_timeout",
   ...BOOLEANS,
 ] as const satisfies readonly (keyof Project)[];
 
@@ -124,7 +125,10 @@ export type NewProject = Omit<
   | "created_at"
   | "updated_at"
   | "last_activity_at"
+  | "build_timeout"
 > & {
+  /** Seconds; the column's default (8.x's hour) when not given. */
+  build_timeout?: number;
   runners_token_digest: string;
   runners_token_sealed: string;
   /** The import URL, sealed (see the server's secret box); null when not imported. */
