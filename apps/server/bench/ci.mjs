@@ -22,7 +22,8 @@ const PASSWORD = "bench-root-password";
 const RUNNER_AGENT = "gitlab-ci-multi-runner 1.8.0 (1-8-stable; go1.6.3; linux/amd64)";
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+const percentile = (xs, p) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
 function apiOf(url, token) {
   return async (method, path, json) => {
@@ -114,14 +115,25 @@ async function main() {
     const { id } = await api("POST", "/projects", { name });
     return { id, runnersToken: (await api("GET", `/projects/${id}`)).runners_token };
   };
-  console.log(`bench: CI, ${PUSHES} pushes, ${RUNNERS} runners × ${BUILDS} builds, ${TRACE_BYTES >> 20} MB of trace`);
+  console.log(
+    `bench: CI, ${PUSHES} pushes, ${RUNNERS} runners × ${BUILDS} builds, ${TRACE_BYTES >> 20} MB of trace`,
+  );
 
   // 1. Push to running and to success, one `echo` job, a real kiln runner long-polling.
   const echo = await project("echo");
   const runner = startChild(
     "kiln runner",
     process.execPath,
-    [MAIN_JS, "runner", "--url", kiln.url, "--registration-token", echo.runnersToken, "--builds-dir", join(tmp, "builds")],
+    [
+      MAIN_JS,
+      "runner",
+      "--url",
+      kiln.url,
+      "--registration-token",
+      echo.runnersToken,
+      "--builds-dir",
+      join(tmp, "builds"),
+    ],
     { logFile: join(tmp, "runner.log") },
   );
   const work = gitWork(join(tmp, "echo"), remoteOf("echo"));
@@ -133,7 +145,9 @@ async function main() {
       `round ${i}`,
     );
     const build = await waitFor(async () => {
-      const builds = await api("GET", `/projects/${echo.id}/repository/commits/${sha}/builds`).catch(() => []);
+      const builds = await api("GET", `/projects/${echo.id}/repository/commits/${sha}/builds`).catch(
+        () => [],
+      );
       return builds.find((b) => b.status === "success" || b.status === "failed");
     });
     if (build.status !== "success") throw new Error(`bench: the echo build ${build.id} ${build.status}`);
@@ -151,14 +165,21 @@ async function main() {
   // 2. 10 runners asking at once for 200 pending builds.
   const many = await project("many");
   const jobs = Array.from({ length: BUILDS }, (_, i) => `job${i}:\n  script: echo ${i}\n`).join("");
-  const pushed = gitWork(join(tmp, "many"), remoteOf("many")).commitAndPush({ ".gitlab-ci.yml": jobs }, "many");
-  await waitFor(async () => {
-    const res = await fetch(`${kiln.url}/api/v3/projects/${many.id}/builds?scope=pending&per_page=1`, {
-      headers: { "PRIVATE-TOKEN": token },
-    });
-    await res.arrayBuffer();
-    return Number(res.headers.get("x-total")) >= BUILDS;
-  }, 120_000, 200);
+  const pushed = gitWork(join(tmp, "many"), remoteOf("many")).commitAndPush(
+    { ".gitlab-ci.yml": jobs },
+    "many",
+  );
+  await waitFor(
+    async () => {
+      const res = await fetch(`${kiln.url}/api/v3/projects/${many.id}/builds?scope=pending&per_page=1`, {
+        headers: { "PRIVATE-TOKEN": token },
+      });
+      await res.arrayBuffer();
+      return Number(res.headers.get("x-total")) >= BUILDS;
+    },
+    120_000,
+    200,
+  );
   const runnerTokens = [];
   for (let i = 0; i < RUNNERS; i++) {
     const registered = await runnerCall(kiln.url, "POST", "/runners/register", { token: many.runnersToken });
@@ -171,9 +192,13 @@ async function main() {
     runnerTokens.map(async (runnerToken) => {
       while (claimed.length < BUILDS) {
         const started = performance.now();
-        const res = await runnerCall(kiln.url, "POST", "/builds/register", { token: runnerToken }, stop.signal).catch(
-          () => null,
-        );
+        const res = await runnerCall(
+          kiln.url,
+          "POST",
+          "/builds/register",
+          { token: runnerToken },
+          stop.signal,
+        ).catch(() => null);
         if (res?.status !== 201) break;
         claimMs.push(performance.now() - started);
         claimed.push({ id: res.body.id, token: res.body.token, runnerToken });

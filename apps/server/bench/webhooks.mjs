@@ -115,7 +115,10 @@ async function main() {
     logLevel: "warn",
     rootPassword: PASSWORD,
     // BENCH_PROFILE=1: a CPU profile of the server, for bench/profile-summary.mjs.
-    nodeArgs: process.env.BENCH_PROFILE === "1" ? ["--cpu-prof", `--cpu-prof-dir=${join(tmp, "..", "kiln-hooks-profile")}`] : [],
+    nodeArgs:
+      process.env.BENCH_PROFILE === "1"
+        ? ["--cpu-prof", `--cpu-prof-dir=${join(tmp, "..", "kiln-hooks-profile")}`]
+        : [],
   });
   const pid = kiln.handle.pid;
   const api = apiOf(kiln.url, await signIn(kiln.url, "root", PASSWORD));
@@ -156,7 +159,9 @@ async function main() {
   await createIssues(api, rateId, ISSUES);
   await until(() => many.every((path) => receiver.count(path) >= ISSUES));
   const rate = steadyRate(many.flatMap((path) => receiver.times(path)));
-  console.log(`bench: ${rate.toFixed(0)} deliveries/s to a local receiver (10 hooks, ${10 * ISSUES} deliveries)`);
+  console.log(
+    `bench: ${rate.toFixed(0)} deliveries/s to a local receiver (10 hooks, ${10 * ISSUES} deliveries)`,
+  );
 
   // 3. One hook's rate alone, then beside a hook whose receiver answers after 30 s.
   const alone = await project("fast-alone", ["/fast-alone"]);

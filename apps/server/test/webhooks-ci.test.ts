@@ -51,7 +51,12 @@ onEachDatabase("build and pipeline webhooks", (ctx) => {
     const committed = await life.api({
       method: "POST",
       path: `/projects/${project.id}/repository/files`,
-      json: { file_path: ".gitlab-ci.yml", branch_name: "master", content: CI_FILE, commit_message: "Add CI" },
+      json: {
+        file_path: ".gitlab-ci.yml",
+        branch_name: "master",
+        content: CI_FILE,
+        commit_message: "Add CI",
+      },
     });
     expect(committed.status, committed.text).toBe(201);
 
