@@ -15,6 +15,7 @@ import {
   ensureRootUser,
   finishInterruptedMerges,
   mergeStatusRefresh,
+  mergeWhenBuildSucceeds,
   OutboxDispatcher,
   reclaimUploadLeftovers,
   ServiceRuntime,
@@ -229,7 +230,8 @@ async function serveBackend(
 /**
  * Starts the dispatcher of the outbox's events to their durable subscribers (open merge requests
  * checked again whenever a branch they involve moves; webhook deliveries queued; pipelines made
- * from pushes), woken by other processes' events on PostgreSQL, and the worker that sends the
+ * from pushes; merge requests merged when their build succeeds, `build_failed` todos), woken by
+ * other processes' events on PostgreSQL, and the worker that sends the
  * webhook deliveries.
  */
 async function startWorkers(config: Config, log: Logger, runtime: ServiceRuntime): Promise<Closable> {
@@ -246,6 +248,7 @@ async function startWorkers(config: Config, log: Logger, runtime: ServiceRuntime
   });
   dispatcher.subscribe(mergeStatusRefresh(runtime));
   dispatcher.subscribe(ciPipelines(runtime));
+  dispatcher.subscribe(mergeWhenBuildSucceeds(runtime));
   dispatcher.subscribe(webhookDeliveries(runtime, () => deliveries.wake()));
   await deliveries.start();
   try {

@@ -84,6 +84,7 @@ export { finishInterruptedMerges, type InterruptedMerges } from "./merge-request
 export { mergeRequests } from "./merge-requests/operations.js";
 export type { MergeRequestChanges } from "./merge-requests/reads.js";
 export { mergeStatusRefresh } from "./merge-requests/refresh.js";
+export { mergeWhenBuildSucceeds } from "./merge-requests/when-build-succeeds.js";
 export { milestones } from "./milestones/operations.js";
 export { namespaces } from "./namespaces/operations.js";
 export { issueNotes, mergeRequestComments, mergeRequestNotes } from "./notes/operations.js";
