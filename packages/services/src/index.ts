@@ -52,6 +52,7 @@ export {
   unregisterRunner,
 } from "./ci/runners.js";
 export { appendTrace, type BuildReport, reportBuild, type TraceAppend } from "./ci/runs.js";
+export { type CommitStatusView, commitStatuses } from "./ci/statuses.operations.js";
 export { type VariableView, variables } from "./ci/variables.operations.js";
 export type { BuildView, PipelineView } from "./ci/views.js";
 export type { Actor, Context } from "./context.js";

@@ -2,6 +2,7 @@ import { auth } from "./auth/operations.js";
 import { session } from "./auth/session.operations.js";
 import { builds } from "./ci/builds.operations.js";
 import { pipelines } from "./ci/pipelines.operations.js";
+import { commitStatuses } from "./ci/statuses.operations.js";
 import { variables } from "./ci/variables.operations.js";
 import { groupMembers } from "./groups/members.operations.js";
 import { groups } from "./groups/operations.js";
@@ -34,6 +35,7 @@ export const appRouter = router({
   auth: router(proceduresOf(auth)),
   builds: router(proceduresOf(builds)),
   pipelines: router(proceduresOf(pipelines)),
+  commitStatuses: router(proceduresOf(commitStatuses)),
   groups: router(proceduresOf(groups)),
   groupMembers: router(proceduresOf(groupMembers)),
   namespaces: router(proceduresOf(namespaces)),
