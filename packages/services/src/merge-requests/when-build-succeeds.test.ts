@@ -70,6 +70,45 @@ describe("merge when the build succeeds, from the outbox", () => {
       expect(git(gitDir, ["rev-parse", "master"])).toBe(head);
     });
 
+    it("gives the author a build_failed todo when the head's pipeline fails, done once it succeeds", async () => {
+      const seeded = await setup();
+      const { runtime, project, owner, developer, gitDir } = seeded;
+      const topic = git(gitDir, ["commit-tree", seeded.tree, "-p", seeded.commit, "-m", "topic"]);
+      git(gitDir, ["update-ref", "refs/heads/topic", topic]);
+      const { mergeRequest: mr } = await seeded.as(developer).mergeRequests.create({
+        id: project.id,
+        source_branch: "topic",
+        target_branch: "master",
+        title: "Topic",
+      });
+      const subscriber = mergeWhenBuildSucceeds(runtime);
+      /** Posts a status as the owner and hands the pipeline events it raised to the subscriber. */
+      const post = async (state: "failed" | "success") => {
+        const seen = seeded.events.length;
+        await seeded.as(owner).commitStatuses.create({ id: project.id, sha: topic, ref: "topic", state });
+        for (const event of seeded.events.slice(seen)) {
+          if (event.kind === "pipeline") await subscriber.handle(event, 0);
+        }
+      };
+      const todos = async () => {
+        const listed = async (state: "pending" | "done") =>
+          (await seeded.as(developer).todos.list({ state, page: 1, per_page: 20 })).items.map((view) => [
+            view.todo.action,
+            view.todo.state,
+          ]);
+        return [...(await listed("pending")), ...(await listed("done"))];
+      };
+
+      await post("failed");
+      expect(await todos()).toEqual([[3, "pending"]]);
+      // Handled again (at least once), or failing again: still one todo.
+      await post("failed");
+      expect(await todos()).toEqual([[3, "pending"]]);
+      await post("success");
+      expect(await todos()).toEqual([[3, "done"]]);
+      expect((await runtime.stores.mergeRequests.findById(mr.id))?.state).toBe("opened");
+    });
+
     const setup = () => seededProject(h(), dataDir());
   });
 });
