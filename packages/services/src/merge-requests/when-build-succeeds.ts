@@ -1,7 +1,7 @@
 import { DomainError, type MergeRequest, TodoAction, type User } from "@kiln/domain";
 import { actorOf } from "../auth/credentials.js";
 import type { PipelineEvent } from "../domain-events.js";
-import { findMergeRequest } from "../issuables/access.js";
+import { findMergeRequest, type MergeRequestAccess } from "../issuables/access.js";
 import { buildFailedTodo } from "../issuables/todos.js";
 import type { SignedInContext } from "../operation.js";
 import type { OutboxSubscriber } from "../outbox/dispatcher.js";
@@ -57,7 +57,7 @@ async function mergeAfterBuild(runtime: ServiceRuntime, mr: MergeRequest, sha: s
 async function todoForFailure(runtime: ServiceRuntime, mr: MergeRequest): Promise<void> {
   const author = await activeUser(runtime, mr.author_id);
   if (!author) return;
-  let access: Awaited<ReturnType<typeof findMergeRequest>>;
+  let access: MergeRequestAccess;
   try {
     access = await findMergeRequest(contextOf(runtime, author), mr.project_id, mr.id);
   } catch (error) {
