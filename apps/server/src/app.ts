@@ -16,6 +16,7 @@ import {
   ensureRootUser,
   finishInterruptedMerges,
   mergeStatusRefresh,
+  mergeWhenBuildSucceeds,
   OutboxDispatcher,
   reclaimUploadLeftovers,
   ServiceRuntime,
@@ -230,9 +231,9 @@ async function serveBackend(
 /**
  * Starts the dispatcher of the outbox's events to their durable subscribers (open merge requests
  * checked again whenever a branch they involve moves; webhook deliveries queued; pipelines made
- * from pushes), woken by other processes' events on PostgreSQL, the worker that sends the
- * webhook deliveries, and the CI janitor (stuck and timed-out builds failed, expired artifacts
- * removed).
+ * from pushes; merge requests merged when their build succeeds, `build_failed` todos), woken by
+ * other processes' events on PostgreSQL, the worker that sends the webhook deliveries, and the CI
+ * janitor (stuck and timed-out builds failed, expired artifacts removed).
  */
 async function startWorkers(config: Config, log: Logger, runtime: ServiceRuntime): Promise<Closable> {
   const { database } = config;
@@ -248,6 +249,7 @@ async function startWorkers(config: Config, log: Logger, runtime: ServiceRuntime
   });
   dispatcher.subscribe(mergeStatusRefresh(runtime));
   dispatcher.subscribe(ciPipelines(runtime));
+  dispatcher.subscribe(mergeWhenBuildSucceeds(runtime));
   dispatcher.subscribe(webhookDeliveries(runtime, () => deliveries.wake()));
   const janitor = new CiJanitor(runtime, {
     ...config.ciJanitor,

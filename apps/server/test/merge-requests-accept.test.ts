@@ -312,9 +312,24 @@ onEachDatabase("accepting merge requests", (ctx) => {
   });
 
   describe("merge when build succeeds", () => {
-    it("keeps it open with the flag set, and cancels it with the spec's codes", async () => {
+    it("merges at once when the head has no pipeline to wait for, as 8.x", async () => {
       const { mr, target, base } = await prepare();
+      const merged = await accept(mr.id, people().developer, { merge_when_build_succeeds: true });
+      expect(merged.body).toMatchObject({ state: "merged", merge_when_build_succeeds: false });
+      expect(mergesOn(target, base)).toBe(1);
+    });
+
+    it("waits for a head pipeline still to finish with the flag set, and cancels it with the spec's codes", async () => {
+      const { mr, target, base, source, head } = await prepare();
       expect((await cancel(mr.id)).status).toBe(406);
+      // An external CI's pending status makes the head's pipeline one still to finish.
+      const pending = await ctx().api({
+        method: "POST",
+        path: `/projects/${id()}/statuses/${head}`,
+        token: people().developer.token,
+        json: { state: "pending", ref: source },
+      });
+      expect(pending.status).toBe(201);
       const set = await accept(mr.id, people().developer, { merge_when_build_succeeds: true });
       expect(set.status).toBe(200);
       expect(set.body).toMatchObject({ state: "opened", merge_when_build_succeeds: true });

@@ -70,7 +70,7 @@ export {
   merge,
   writeMergeCommit,
 } from "./merge.js";
-export { isAncestor, mergeBase } from "./merge-base.js";
+export { branchesContaining, isAncestor, mergeBase } from "./merge-base.js";
 export { type PushCommit, type PushCommits, type PushCommitsOptions, pushCommits } from "./push/commits.js";
 export { PushGate, type PushGateOptions, type PushSession } from "./push/gate.js";
 export { type ReceiveReport, ReportStatusReader } from "./push/report-status.js";

@@ -25,3 +25,20 @@ export async function isAncestor(gitDir: string, ancestor: string, descendant: s
   );
   return code === 0;
 }
+
+/**
+ * The branches whose history holds commit `sha`, by name (byte order), as GitLab's
+ * `branch_names_contains`. Throws `not_found` when `sha` names no commit.
+ */
+export async function branchesContaining(gitDir: string, sha: string): Promise<string[]> {
+  assertRevision(sha);
+  const { stdout } = await runOnRevisions(
+    ["for-each-ref", "--format=%(refname)", `--contains=${sha}`, "refs/heads/"],
+    { gitDir },
+  );
+  return stdout
+    .toString("utf8")
+    .split("\n")
+    .filter((ref) => ref.startsWith("refs/heads/"))
+    .map((ref) => ref.slice("refs/heads/".length));
+}

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PaginationParams } from "./pagination.js";
-import { Id } from "./primitives.js";
+import { Id, ShortText } from "./primitives.js";
 import { ProjectRef } from "./projects.js";
 
 /** A `scope` of builds: one status or several (`scope[]=`); each is checked by the operation. */
@@ -56,3 +56,31 @@ export type VariableRefInput = z.infer<typeof VariableRefInput>;
 /** `POST /projects/:id/variables` (both required) and `PUT …/:key` (the value only changes). */
 export const WriteVariableInput = z.object({ id: ProjectRef, key: z.string(), value: z.string() });
 export type WriteVariableInput = z.infer<typeof WriteVariableInput>;
+
+/** `GET /projects/:id/repository/commits/:sha/statuses`: the latest status of each name unless `all`. */
+export const CommitStatusesInput = PaginationParams.extend({
+  id: ProjectRef,
+  sha: z.string().min(1),
+  ref: z.string().optional(),
+  stage: z.string().optional(),
+  name: z.string().optional(),
+  all: z.boolean().optional(),
+});
+export type CommitStatusesInput = z.infer<typeof CommitStatusesInput>;
+
+/** The states an external CI may post for a commit. */
+export const CommitStatusState = z.enum(["pending", "running", "success", "failed", "canceled"]);
+export type CommitStatusState = z.infer<typeof CommitStatusState>;
+
+/** `POST /projects/:id/statuses/:sha`: `name` or `context` names the status (default `default`). */
+export const CreateCommitStatusInput = z.object({
+  id: ProjectRef,
+  sha: z.string().min(1),
+  state: CommitStatusState,
+  ref: ShortText.min(1).optional(),
+  name: ShortText.min(1).optional(),
+  context: ShortText.min(1).optional(),
+  target_url: ShortText.optional(),
+  description: ShortText.optional(),
+});
+export type CreateCommitStatusInput = z.infer<typeof CreateCommitStatusInput>;

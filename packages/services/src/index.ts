@@ -55,6 +55,7 @@ export {
 export { type RunnerDetailsView, runners } from "./ci/runners.operations.js";
 export { appendTrace, type BuildReport, reportBuild, type TraceAppend } from "./ci/runs.js";
 export { STUCK_BUILD_SECONDS } from "./ci/sweeps.js";
+export { type CommitStatusView, commitStatuses } from "./ci/statuses.operations.js";
 export { type TriggerRequestView, type TriggerView, triggers } from "./ci/triggers.operations.js";
 export { type VariableView, variables } from "./ci/variables.operations.js";
 export type { BuildView, PipelineView } from "./ci/views.js";
@@ -88,6 +89,7 @@ export { finishInterruptedMerges, type InterruptedMerges } from "./merge-request
 export { mergeRequests } from "./merge-requests/operations.js";
 export type { MergeRequestChanges } from "./merge-requests/reads.js";
 export { mergeStatusRefresh } from "./merge-requests/refresh.js";
+export { mergeWhenBuildSucceeds } from "./merge-requests/when-build-succeeds.js";
 export { milestones } from "./milestones/operations.js";
 export { namespaces } from "./namespaces/operations.js";
 export { issueNotes, mergeRequestComments, mergeRequestNotes } from "./notes/operations.js";

@@ -4,6 +4,7 @@ import { builds } from "./ci/builds.operations.js";
 import { pipelines } from "./ci/pipelines.operations.js";
 import { runners } from "./ci/runners.operations.js";
 import { triggers } from "./ci/triggers.operations.js";
+import { commitStatuses } from "./ci/statuses.operations.js";
 import { variables } from "./ci/variables.operations.js";
 import { groupMembers } from "./groups/members.operations.js";
 import { groups } from "./groups/operations.js";
@@ -38,6 +39,7 @@ export const appRouter = router({
   pipelines: router(proceduresOf(pipelines)),
   runners: router(proceduresOf(runners)),
   triggers: router(proceduresOf(triggers)),
+  commitStatuses: router(proceduresOf(commitStatuses)),
   groups: router(proceduresOf(groups)),
   groupMembers: router(proceduresOf(groupMembers)),
   namespaces: router(proceduresOf(namespaces)),

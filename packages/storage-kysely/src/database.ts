@@ -240,6 +240,8 @@ export interface MergeRequestsTable extends Omit<Stored<MergeRequest>, "id" | "s
   id: Generated<number>;
   state: StoredIssuableState;
   reopened: number;
+  /** The options of a merge when the build succeeds, as JSON (see `MergeParams`), or null. */
+  merge_params: string | null;
 }
 
 /**

@@ -59,6 +59,7 @@ export type { LabelPatch, LabelStore, LabelTarget, NewLabel } from "./stores/lab
 export type { Member } from "./stores/members.js";
 export type { MergeIntent, MergeIntentStore, NewMergeIntent } from "./stores/merge-intents.js";
 export type {
+  MergeParams,
   MergeRequestCounts,
   MergeRequestFilter,
   MergeRequestPatch,

@@ -141,6 +141,7 @@ describeStores("outbox store", (ctx) => {
     await migrateToLatest(db);
     expect(await ctx.stores.outbox.position("webhooks")).toBe(newest);
     expect(await ctx.stores.outbox.position("ci_pipelines")).toBe(newest);
+    expect(await ctx.stores.outbox.position("merge_when_build_succeeds")).toBe(newest);
     await ctx.stores.outbox.append(event(1, "after"));
     expect(await names(await ctx.stores.outbox.position("webhooks"))).toEqual(["after"]);
   });

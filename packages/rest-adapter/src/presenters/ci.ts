@@ -1,4 +1,4 @@
-import type { BuildView, PipelineView } from "@kiln/services";
+import type { BuildView, CommitStatusView, PipelineView } from "@kiln/services";
 import type { PresentContext } from "../route.js";
 import { commitTitle } from "./commits.js";
 import { presentUser, presentUserBasic } from "./users.js";
@@ -53,6 +53,24 @@ export function presentBuildWithDownload(view: BuildView, context: PresentContex
     artifacts_file?: unknown;
   };
   return { ...rest, download_url: null };
+}
+
+/** 8.x's `CommitStatus`: an external status or a build, as the commit statuses API shows it. */
+export function presentCommitStatus({ status, author }: CommitStatusView, context: PresentContext) {
+  return {
+    id: status.id,
+    sha: status.sha,
+    ref: status.ref,
+    status: status.status,
+    name: status.name,
+    target_url: status.target_url,
+    description: status.description,
+    created_at: status.created_at,
+    started_at: status.started_at,
+    finished_at: status.finished_at,
+    allow_failure: status.allow_failure,
+    author: author ? presentUserBasic(author, context) : null,
+  };
 }
 
 /** 8.x's `Pipeline`. */

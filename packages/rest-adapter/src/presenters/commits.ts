@@ -40,7 +40,7 @@ export function presentCommit(commit: RepositoryCommit): CommitJson {
   };
 }
 
-/** GitLab's RepoCommitDetail. `status` is the commit's pipeline status: none until Kiln runs CI. */
+/** GitLab's RepoCommitDetail. `status` is the status of the commit's pipelines, null without any. */
 export function presentCommitDetail(commit: RepositoryCommitDetail): CommitDetailJson {
   return {
     ...presentCommit(commit),
@@ -48,7 +48,7 @@ export function presentCommitDetail(commit: RepositoryCommitDetail): CommitDetai
     committed_date: commit.committed_date,
     authored_date: commit.authored_date,
     stats: commit.stats,
-    status: null,
+    status: commit.status ?? null,
   };
 }
 

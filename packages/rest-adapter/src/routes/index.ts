@@ -1,6 +1,7 @@
 import type { Route } from "../route.js";
 import { branchRoutes } from "./branches.js";
 import { buildRoutes } from "./builds.js";
+import { commitStatusRoutes } from "./commit-statuses.js";
 import { commitRoutes } from "./commits.js";
 import { fileRoutes } from "./files.js";
 import { groupRoutes, namespaceRoutes } from "./groups.js";
@@ -47,6 +48,7 @@ export const v3Routes: readonly Route[] = [
   ...todoRoutes,
   ...buildRoutes,
   ...pipelineRoutes,
+  ...commitStatusRoutes,
   ...variableRoutes,
   ...runnerRoutes,
   ...triggerRoutes,

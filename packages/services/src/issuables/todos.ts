@@ -89,6 +89,16 @@ export async function mentionTodos(
   }
 }
 
+/**
+ * A "build_failed" todo for the author of a merge request whose head pipeline failed, when they
+ * may still read it (8.x's TodoService#merge_request_build_failed: the author is also the todo's).
+ */
+export async function buildFailedTodo(tx: Stores, subject: TodoSubject, author: User): Promise<void> {
+  if (await mayRead(tx, subject, author)) {
+    await createTodo(tx, subject, author.id, TodoAction.BUILD_FAILED, author.id);
+  }
+}
+
 /** Marks every pending todo on the target done: it was closed or merged, as GitLab 8.x does. */
 export function finishTodos(tx: Stores, type: TodoTargetType, targetId: number): Promise<number> {
   return tx.todos.markDoneForTarget({ type, id: targetId });

@@ -18,6 +18,7 @@ import { findMergeRequest, type MergeRequestAccess } from "../issuables/access.j
 import type { SignedInContext } from "../operation.js";
 import { landMergeIntent, type MergeEnd, settleIntents } from "./finish.js";
 import { alreadyMerged, type MergeSides, mergeSides, testMerge } from "./git.js";
+import { headPipeline, isActivePipeline } from "./head-pipeline.js";
 import { serialized, targetQueue } from "./serial.js";
 
 /** 405 `Branch cannot be merged`: conflicts, a work in progress, a branch gone. */
@@ -145,19 +146,37 @@ async function mergeOnce(
   });
 }
 
-/** Sets the merge request to be merged when its build succeeds (the CI merges it then). */
+/**
+ * Sets the merge request to be merged when the head pipeline (of `sha`, the source head checked)
+ * succeeds, as the caller with their options, when that pipeline is still to finish (8.x's
+ * `pipeline.active?`); the merge subscriber merges it then. Answers null when there is nothing to
+ * wait for (no pipeline, or it has finished, perhaps just before the flag was set, unseen by the
+ * subscriber): the accept merges now.
+ */
 async function mergeWhenBuildSucceeds(
   ctx: SignedInContext,
   mr: MergeRequest,
+  sha: string,
   input: AcceptMergeRequestInput,
-): Promise<MergeRequest> {
-  const updated = await ctx.runtime.stores.mergeRequests.update(mr.id, {
+): Promise<MergeRequest | null> {
+  const { stores } = ctx.runtime;
+  const pipeline = await headPipeline(ctx.runtime, mr, sha);
+  if (!pipeline || !isActivePipeline(pipeline)) return null;
+  const updated = await stores.mergeRequests.update(mr.id, {
     merge_when_build_succeeds: true,
     merge_user_id: ctx.actor.user.id,
+    merge_params: {
+      ...(input.merge_commit_message !== undefined ? { commit_message: input.merge_commit_message } : {}),
+      ...(input.should_remove_source_branch !== undefined
+        ? { should_remove_source_branch: input.should_remove_source_branch }
+        : {}),
+    },
     ...(input.should_remove_source_branch !== undefined
       ? { should_remove_source_branch: input.should_remove_source_branch }
       : {}),
   });
+  const now = await stores.ciPipelines.find(pipeline.id);
+  if (now?.status === "success") return null;
   return updated ?? mr;
 }
 
@@ -180,7 +199,10 @@ async function acceptNow(
     const mr = await stores.mergeRequests.findById(access.mergeRequest.id);
     if (!mr) throw notOpen();
     const sides = await checkMergeable(ctx, mr, input.sha);
-    if (input.merge_when_build_succeeds) return mergeWhenBuildSucceeds(ctx, mr, input);
+    if (input.merge_when_build_succeeds) {
+      const waiting = await mergeWhenBuildSucceeds(ctx, mr, sides.source as string, input);
+      if (waiting) return waiting;
+    }
     const end = await mergeOnce(ctx, access, mr, sides, input);
     if (end.kind === "landed") {
       // Closed meanwhile: the commit is in, but the merge request stays as its closer left it.
@@ -201,7 +223,8 @@ async function acceptNow(
  * the new head (405 if it now conflicts): of two accepts of one merge request, one merges and the
  * other answers 406 without a second merge commit. The merge is recorded as an intent before the
  * target moves, so a crash in between is finished at the next start or read. With
- * `merge_when_build_succeeds` the merge request stays open with the flag set instead.
+ * `merge_when_build_succeeds` while the head pipeline is still to finish, the merge request stays
+ * open with the flag set instead (and merges when that pipeline succeeds).
  */
 export async function acceptMergeRequest(
   ctx: SignedInContext,
@@ -218,7 +241,8 @@ export async function acceptMergeRequest(
 
 /**
  * `PUT …/cancel_merge_when_build_succeeds`: for those who may merge and the author (401 for
- * others); 405 when merged or closed, 406 when the flag is not set; clears the flag.
+ * others); 405 when merged or closed, 406 when the flag is not set; clears the flag and the
+ * options of the merge.
  */
 export async function cancelMergeWhenBuildSucceeds(
   ctx: SignedInContext,
@@ -233,6 +257,9 @@ export async function cancelMergeWhenBuildSucceeds(
   const updated = await ctx.runtime.stores.mergeRequests.update(mr.id, {
     merge_when_build_succeeds: false,
     merge_user_id: null,
+    // 8.x's reset_merge_when_build_succeeds forgets the options of the merge with it.
+    merge_params: null,
+    should_remove_source_branch: false,
   });
   return updated ?? mr;
 }

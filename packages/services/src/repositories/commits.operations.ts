@@ -7,14 +7,19 @@ import {
   type RepoDiff,
 } from "@kiln/git";
 import { CommitRefInput, ListCommitsInput } from "@kiln/schemas";
+import { commitStatusOf } from "../ci/commit-statuses.js";
+import type { PipelineStatus } from "../ci/contract.js";
 import { query } from "../operation.js";
 import { requireRepository } from "./access.js";
 import { isNothingThere, parseTimestamp, readOr404, refOrDefault } from "./reads.js";
 
 /** A commit as lists show it (GitLab's RepoCommit before presentation). */
 export type RepositoryCommit = RawCommit;
-/** One commit with its parents and stats (GitLab's RepoCommitDetail before presentation). */
-export type RepositoryCommitDetail = CommitDetail;
+/**
+ * One commit with its parents and stats, and the status of its pipelines (GitLab's
+ * RepoCommitDetail before presentation; null without pipelines).
+ */
+export type RepositoryCommitDetail = CommitDetail & { status?: PipelineStatus | null };
 /** One file's change (GitLab's RepoDiff before presentation). */
 export type RepositoryDiff = RepoDiff;
 
@@ -54,10 +59,14 @@ export const repositoryCommits = {
     }
   }),
 
-  /** One commit (by sha, or the branch or tag name) with its stats; `404 Commit Not Found` else. */
-  get: query("signed_in", CommitRefInput, async (ctx, input): Promise<CommitDetail> => {
-    const { gitDir } = await requireRepository(ctx, input.id);
-    return readOr404(() => getCommit(gitDir, input.sha), { revision: "commit" });
+  /**
+   * One commit (by sha, or the branch or tag name) with its stats and the status of its
+   * pipelines; `404 Commit Not Found` else.
+   */
+  get: query("signed_in", CommitRefInput, async (ctx, input): Promise<RepositoryCommitDetail> => {
+    const { project, gitDir } = await requireRepository(ctx, input.id);
+    const commit = await readOr404(() => getCommit(gitDir, input.sha), { revision: "commit" });
+    return { ...commit, status: await commitStatusOf(ctx.runtime.stores, project.id, commit.id) };
   }),
 
   /**

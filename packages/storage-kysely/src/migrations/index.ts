@@ -13,6 +13,7 @@ import * as m0011 from "./0011_outbox.js";
 import * as m0012 from "./0012_hook_deliveries.js";
 import * as m0013 from "./0013_ci.js";
 import * as m0014 from "./0014_build_timeout.js";
+import * as m0015 from "./0015_merge_params.js";
 
 /**
  * Every migration, registered statically so the server still finds them once bundled.
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   "0012_hook_deliveries": m0012,
   "0013_ci": m0013,
   "0014_build_timeout": m0014,
+  "0015_merge_params": m0015,
 };
 
 /** The static migration provider. */

@@ -32,7 +32,7 @@ const FLAGS = [
 ] as const satisfies readonly (keyof MergeRequest)[];
 
 const toMergeRequest = (row: Selectable<MergeRequestsTable>): MergeRequest => {
-  const { reopened: _, ...rest } = row;
+  const { reopened: _, merge_params: __, ...rest } = row;
   return {
     ...rest,
     target_project_id: row.project_id,
@@ -49,6 +49,24 @@ function storedFlags<T extends Partial<Record<(typeof FLAGS)[number], boolean>>>
   const out: Record<string, unknown> = { ...values };
   for (const key of FLAGS) if (typeof values[key] === "boolean") out[key] = flag(values[key]);
   return out as Omit<T, (typeof FLAGS)[number]> & Partial<Record<(typeof FLAGS)[number], number>>;
+}
+
+/**
+ * The options of a merge run later, when the build succeeds (GitLab 8.x's `merge_params`): the
+ * merge commit's message and whether to remove the source branch, as asked for on accept.
+ */
+export interface MergeParams {
+  commit_message?: string;
+  should_remove_source_branch?: boolean;
+}
+
+/** A patch as stored: flags as 0/1, merge params as JSON. */
+function storedPatch(patch: MergeRequestPatch) {
+  const { merge_params, ...rest } = definedOnly(patch);
+  return {
+    ...storedFlags(rest),
+    ...(merge_params !== undefined ? { merge_params: merge_params && JSON.stringify(merge_params) } : {}),
+  };
 }
 
 /** What a new merge request is made of; `project_id` is the target project. The times default to now. */
@@ -87,7 +105,7 @@ export type MergeRequestPatch = {
     | "diff_head_sha"
     | "merge_commit_sha"
     | "updated_at"]?: MergeRequest[K] | undefined;
-};
+} & { merge_params?: MergeParams | null | undefined };
 
 /** Filters of merge request lists. */
 export interface MergeRequestFilter extends IssuableFilter<MergeRequestState> {
@@ -230,9 +248,19 @@ export class MergeRequestStore {
     });
   }
 
+  /** The options of the merge to run when the build succeeds; empty when none were asked for. */
+  async mergeParams(id: number): Promise<MergeParams> {
+    const row = await this.db
+      .selectFrom("merge_requests")
+      .select("merge_params")
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return row?.merge_params ? (JSON.parse(row.merge_params) as MergeParams) : {};
+  }
+
   /** Applies an edit; undefined when there is no such merge request. */
   async update(id: number, patch: MergeRequestPatch): Promise<MergeRequest | undefined> {
-    const values = { ...storedFlags(definedOnly(patch)), updated_at: patch.updated_at ?? now() };
+    const values = { ...storedPatch(patch), updated_at: patch.updated_at ?? now() };
     const row = await guardUnique(() =>
       this.db
         .updateTable("merge_requests")
@@ -260,7 +288,7 @@ export class MergeRequestStore {
     return atomically(this.db, async (db) => {
       const before = storedState(from);
       const values = {
-        ...storedFlags(definedOnly(patch)),
+        ...storedPatch(patch),
         ...storedState(to),
         updated_at: patch.updated_at ?? now(),
       };

@@ -140,6 +140,19 @@ export class TodoStore {
    * Answers how many changed.
    */
   async markDoneForTarget(target: TodoTarget, userIds?: readonly number[]): Promise<number> {
+    return this.markDoneWhere(target, userIds, undefined);
+  }
+
+  /** Marks the pending todos of one action on a target done (`build_failed` ones once a build passes). */
+  markActionDoneForTarget(target: TodoTarget, action: TodoAction): Promise<number> {
+    return this.markDoneWhere(target, undefined, action);
+  }
+
+  private async markDoneWhere(
+    target: TodoTarget,
+    userIds: readonly number[] | undefined,
+    action: TodoAction | undefined,
+  ): Promise<number> {
     if (userIds !== undefined && userIds.length === 0) return 0;
     let query = this.db
       .updateTable("todos")
@@ -148,6 +161,7 @@ export class TodoStore {
       .where("target_id", "=", target.id)
       .where(sql<boolean>`state = 'pending'`);
     if (userIds !== undefined) query = query.where("user_id", "in", [...new Set(userIds)]);
+    if (action !== undefined) query = query.where("action", "=", action);
     const result = await query.executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
