@@ -1,7 +1,7 @@
 import { attempt } from "@kiln/client";
 import * as vscode from "vscode";
 import type { Accounts } from "./accounts.js";
-import { FollowedTrace, nextTraceDelay } from "./model/trace.js";
+import { FollowedTrace, nextTraceDelay, plainTrace } from "./model/trace.js";
 
 /** The scheme of a build's trace on a Kiln instance (read-only). */
 export const TRACE_SCHEME = "kiln-trace";
@@ -50,7 +50,7 @@ export class TraceContentProvider implements vscode.TextDocumentContentProvider,
       this.followed.set(key, followed);
       await this.read(uri, followed);
     }
-    return followed.trace.text;
+    return plainTrace(followed.trace.text);
   }
 
   /** Reads the next piece; schedules the one after while the build runs. */

@@ -1,7 +1,7 @@
 import type { BuildJson, PipelineJson } from "@kiln/schemas";
 import { describe, expect, it } from "vitest";
 import { formatDuration, jobLine, pipelineTree, stageStatus, statusBarText, statusIcon } from "./builds.js";
-import { FollowedTrace, nextTraceDelay } from "./trace.js";
+import { FollowedTrace, nextTraceDelay, plainTrace } from "./trace.js";
 
 const NOW = new Date("2026-11-25T10:10:00.000Z");
 
@@ -121,6 +121,10 @@ describe("following a trace", () => {
     expect([trace.text, trace.offset, trace.complete]).toEqual(["abc\n✓\n", 8, true]);
     trace.apply({ offset: 0, next_offset: 3, content: "new", complete: false });
     expect(trace.text).toBe("new");
+  });
+
+  it("shows the trace without the terminal's colour codes", () => {
+    expect(plainTrace('\u001b[32;1m$ echo "hi"\u001b[0;m\nhi\n')).toBe('$ echo "hi"\nhi\n');
   });
 
   it("reads again soon while the trace grows, less often while it does not", () => {

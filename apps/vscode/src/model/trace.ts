@@ -25,3 +25,9 @@ export class FollowedTrace {
 export function nextTraceDelay(grew: boolean, previousMs: number, baseMs = 1000, maxMs = 8000): number {
   return grew ? baseMs : Math.min(maxMs, previousMs * 2);
 }
+
+/** ANSI escape sequences (colours, cursor moves) that runners write into traces. */
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-?]*[ -/]*[@-~]`, "g");
+
+/** A trace as plain text: the colours a terminal would draw are left out. */
+export const plainTrace = (text: string): string => text.replace(ANSI, "");
