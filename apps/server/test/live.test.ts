@@ -161,6 +161,40 @@ onEachDatabase("the live stream", (ctx) => {
     }
   });
 
+  it("tells a user of their merge request's new head and its pipeline, unfollowed, and nobody else", async () => {
+    const alices = subscribe(alice.kiln);
+    const bobs = subscribe(bob.kiln, undefined, [bob.project.id]);
+    try {
+      await Promise.all([alices.started, bobs.started]);
+      // A commit to the merge request's source branch: a push, and a pipeline for it.
+      const committed = await ctx().api({
+        method: "POST",
+        path: `/projects/${alice.project.id}/repository/files`,
+        token: alice.user.token,
+        json: { file_path: ".gitlab-ci.yml", branch_name: "topic", content: CI_YAML, commit_message: "CI" },
+      });
+      expect(committed.status).toBe(201);
+      await eventually(async () =>
+        alices.ci.some((event) => event.kind === "pipeline" && event.pipeline.ref === "topic"),
+      );
+      expect(alices.events.map(({ event }) => [event.action, event.merge_request.id])).toContainEqual([
+        "update",
+        alice.mergeRequest.id,
+      ]);
+      // Bob hears of his own change after Alice's: his stream went past hers without a word of it.
+      await retitle(ctx(), bob, "Bob after Alice's push");
+      await eventually(async () => bobs.events.length === 1);
+      expect(bobs.events[0]?.event.merge_request.id).toBe(bob.mergeRequest.id);
+      expect(bobs.ci).toEqual([]);
+      // Builds are told of only to streams that follow the project.
+      expect(alices.ci.every((event) => event.kind === "pipeline")).toBe(true);
+      expect([...alices.errors, ...bobs.errors]).toEqual([]);
+    } finally {
+      alices.stop();
+      bobs.stop();
+    }
+  });
+
   it("resumes after the last event seen: nothing lost while away, nothing repeated", async () => {
     const first = subscribe(alice.kiln);
     await first.started;

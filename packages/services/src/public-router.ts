@@ -158,8 +158,9 @@ export const publicRouter = router({
   live: router({
     /**
      * The caller's live stream (server-sent events): changes to merge requests they opened or are
-     * assigned to and may read, and status changes of the pipelines and builds of the `projects`
-     * they follow and may read the builds of; resumable with `lastEventId`.
+     * assigned to and may read (their head moved by a push, their source branch's pipelines), and
+     * status changes of the pipelines and builds of the `projects` they follow and may read the
+     * builds of; resumable with `lastEventId`.
      */
     events: signedInSubscription(LiveEventsInput, liveStream),
   }),

@@ -8,6 +8,7 @@ import {
   domainEventOf,
   type MergeRequestEvent,
   type PipelineEvent,
+  type PushEvent,
 } from "../domain-events.js";
 import { requireMergeRequest } from "../issuables/access.js";
 import { mergeRequestView } from "../issuables/views.js";
@@ -34,23 +35,55 @@ const presentContext = (ctx: SignedInContext): PresentContext => ({
   actor: ctx.actor,
 });
 
-async function mergeRequestEvent(ctx: SignedInContext, event: MergeRequestEvent) {
-  const found = await ctx.runtime.stores.mergeRequests.findById(event.mergeRequestId);
+/** A merge request as `GET …/merge_requests/:id` reads it, when it concerns the caller. */
+async function mergeRequestChange(
+  ctx: SignedInContext,
+  projectId: number,
+  mergeRequestId: number,
+  action: MergeRequestEvent["action"],
+) {
+  const found = await ctx.runtime.stores.mergeRequests.findById(mergeRequestId);
   if (!found || !involves(ctx, found)) return null;
-  const { mergeRequest } = await requireMergeRequest(ctx, event.projectId, event.mergeRequestId);
+  const { mergeRequest } = await requireMergeRequest(ctx, projectId, mergeRequestId);
   const view = await mergeRequestView(ctx, mergeRequest);
   return {
     kind: "merge_request",
-    action: event.action,
+    action,
     merge_request: presentMergeRequest(view, presentContext(ctx)),
   } as const;
 }
 
-/** As `GET …/pipelines/:id` reads it. */
-async function pipelineEvent(ctx: SignedInContext, event: PipelineEvent) {
+/** The open merge requests from a branch of a project that concern the caller. */
+async function involvedFrom(ctx: SignedInContext, projectId: number, branch: string) {
+  const open = await ctx.runtime.stores.mergeRequests.openFromBranch(projectId, branch);
+  return open.filter((mergeRequest) => involves(ctx, mergeRequest));
+}
+
+/** A push moved the head of the caller's merge requests from that branch: each, as it is now. */
+async function pushEvents(ctx: SignedInContext, event: PushEvent) {
+  if (!event.ref.startsWith("refs/heads/")) return [];
+  const moved = await involvedFrom(ctx, event.projectId, event.ref.slice("refs/heads/".length));
+  const changes = [];
+  for (const mergeRequest of moved) {
+    const change = await readable(() =>
+      mergeRequestChange(ctx, mergeRequest.project_id, mergeRequest.id, "update"),
+    );
+    if (change) changes.push(change);
+  }
+  return changes;
+}
+
+/**
+ * As `GET …/pipelines/:id` reads it: of a project the stream follows, or of the source branch of
+ * a merge request that concerns the caller (its pipeline status).
+ */
+async function pipelineEvent(ctx: SignedInContext, event: PipelineEvent, filter: LiveFilter) {
+  const pipeline = await ctx.runtime.stores.ciPipelines.findInProject(event.projectId, event.pipelineId);
+  if (!pipeline) return null;
+  if (!filter.projects.has(event.projectId)) {
+    if ((await involvedFrom(ctx, event.projectId, pipeline.ref)).length === 0) return null;
+  }
   const { project } = await requireProject(ctx, event.projectId, "read_pipeline");
-  const pipeline = await ctx.runtime.stores.ciPipelines.findInProject(project.id, event.pipelineId);
-  if (!pipeline) throw notFound("pipeline");
   const [view] = await pipelineViews(ctx.runtime, [pipeline]);
   if (!view) throw notFound("pipeline");
   return {
@@ -67,29 +100,48 @@ async function buildEvent(ctx: SignedInContext, event: BuildEvent) {
   return { kind: "build", project_id: project.id, build: presentBuild(view, presentContext(ctx)) } as const;
 }
 
+/** What `read` answers, or null when the caller may not read it (or it is gone meanwhile). */
+async function readable<T>(read: () => Promise<T | null>): Promise<T | null> {
+  try {
+    return await read();
+  } catch (error) {
+    if (DomainError.is(error)) return null;
+    throw error;
+  }
+}
+
+/** The changes an outbox event makes to what the caller sees (see {@link liveEventsOf}). */
+async function changesOf(ctx: SignedInContext, row: OutboxEvent, filter: LiveFilter): Promise<unknown[]> {
+  const event = domainEventOf(row);
+  const one = async <T>(read: () => Promise<T | null>) => {
+    const answer = await readable(read);
+    return answer ? [answer] : [];
+  };
+  switch (event.kind) {
+    case "merge_request":
+      return one(() => mergeRequestChange(ctx, event.projectId, event.mergeRequestId, event.action));
+    case "push":
+      return pushEvents(ctx, event);
+    case "pipeline":
+      return one(() => pipelineEvent(ctx, event, filter));
+    case "build":
+      return filter.projects.has(event.projectId) ? one(() => buildEvent(ctx, event)) : [];
+    default:
+      return [];
+  }
+}
+
 /**
- * What the caller is told of an outbox event, or null when it does not concern them or they may
- * not see it: the same read rule as the GET of what it names (what the caller may not read is
- * never mentioned), answered as that route answers it now.
+ * What the caller is told of an outbox event (usually one change, none when it does not concern
+ * them or they may not see it; a push tells of each of their merge requests from its branch): the
+ * same read rule as the GET of what it names (what the caller may not read is never mentioned),
+ * answered as that route answers it now.
  */
-export async function liveEventOf(
+export async function liveEventsOf(
   ctx: SignedInContext,
   row: OutboxEvent,
   filter: LiveFilter,
-): Promise<LiveEventJson | null> {
-  const event = domainEventOf(row);
-  let answer: LiveEventJson | null;
-  try {
-    if (event.kind === "merge_request") answer = await mergeRequestEvent(ctx, event);
-    else if (event.kind === "pipeline" && filter.projects.has(event.projectId))
-      answer = await pipelineEvent(ctx, event);
-    else if (event.kind === "build" && filter.projects.has(event.projectId))
-      answer = await buildEvent(ctx, event);
-    else return null;
-  } catch (error) {
-    if (DomainError.is(error)) return null; // unreadable, or gone meanwhile
-    throw error;
-  }
+): Promise<LiveEventJson[]> {
   // Parsed as the other procedures' answers are: the public shape and nothing else.
-  return answer && LiveEventJson.parse(answer);
+  return (await changesOf(ctx, row, filter)).map((change) => LiveEventJson.parse(change));
 }

@@ -1,6 +1,6 @@
 import type { LiveEventJson, LiveEventsInput } from "@kiln/schemas";
 import type { SignedInContext } from "../operation.js";
-import { liveEventOf } from "./events.js";
+import { liveEventsOf } from "./events.js";
 import { LIVE_BATCH, startLiveHub } from "./hub.js";
 
 /** How long a stream waits for events before it looks again on its own, in ms. */
@@ -13,8 +13,8 @@ export interface LiveStreamEvent {
 }
 
 /**
- * The caller's live stream: each change they may see (their merge requests; the pipelines and
- * builds of the `projects` they follow), in commit order, from just after
+ * The caller's live stream: each change they may see (their merge requests, with their heads
+ * and pipelines; the pipelines and builds of the `projects` they follow), in commit order, from just after
  * `lastEventId` (a reconnect resumes where it stopped, nothing lost or repeated while the outbox
  * keeps the events) or from now on. Ends when `signal` aborts or the server stops.
  */
@@ -35,8 +35,8 @@ export async function* liveStream(
     }
     for (const row of rows) {
       position = row.id;
-      const event = await liveEventOf(ctx, row, filter);
-      if (event) yield { id: row.id, event };
+      // The changes of one event share its id: a stream that stops between them resumes after all.
+      for (const event of await liveEventsOf(ctx, row, filter)) yield { id: row.id, event };
     }
   }
 }
