@@ -170,26 +170,28 @@ export class DataStore {
     mergeRequests: readonly MergeRequestJson[],
   ): Promise<Record<string, CiStatus>> {
     const sources = new Map(mergeRequests.map((mr) => [sourceKey(mr), mr]));
-    const statuses: Record<string, CiStatus> = {};
-    await Promise.all(
+    const statuses = await Promise.all(
       [...sources].map(async ([key, mr]) => {
         const latest = await attempt(() =>
           client.pipelines.latest.query({ id: mr.source_project_id, ref: mr.source_branch }),
         );
-        if (latest.ok && latest.value) statuses[key] = latest.value.status;
+        return latest.ok && latest.value ? [[key, latest.value.status] as const] : [];
       }),
     );
-    return statuses;
+    // In the order of the lists, whatever order the answers came in: the fingerprint compares it.
+    return Object.fromEntries(statuses.flat());
   }
 
-  /** The projects whose pipelines and builds the views show, on each instance: for the live stream. */
+  /**
+   * The project whose pipelines and builds the views show, on each instance: the workspace's (the
+   * stream carries the pipelines of my merge requests' branches without it).
+   */
   followedProjects(): Map<string, number[]> {
     return new Map(
-      this.data.map(({ connection, assigned, created, repository }) => {
-        const ids = [...assigned, ...created].map((mr) => mr.source_project_id);
-        if (repository) ids.push(repository.project.id);
-        return [connection.account.url, [...new Set(ids)].sort((a, b) => a - b)];
-      }),
+      this.data.map(({ connection, repository }) => [
+        connection.account.url,
+        repository ? [repository.project.id] : [],
+      ]),
     );
   }
 
