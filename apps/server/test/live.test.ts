@@ -1,5 +1,11 @@
 import { createKilnClient, type KilnClient } from "@kiln/client";
-import type { LiveEventJson, MergeRequestJson, ProjectJson } from "@kiln/schemas";
+import type {
+  LiveEventJson,
+  LiveEventsInput,
+  MergeRequestJson,
+  PipelineJson,
+  ProjectJson,
+} from "@kiln/schemas";
 import {
   call,
   createUser,
@@ -14,31 +20,45 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commitTo, eventually, openMergeRequest } from "./merge-requests-support.js";
 import { onEachDatabase, type Served, start } from "./support.js";
 
+type MergeRequestEvent = Extract<LiveEventJson, { kind: "merge_request" }>;
+type CiEvent = Exclude<LiveEventJson, MergeRequestEvent>;
+
 /** What a subscription received, in order, and how to end it. */
 interface Received {
-  events: { id: string; event: LiveEventJson }[];
+  /** The merge request events. */
+  events: { id: string; event: MergeRequestEvent }[];
+  /** The pipeline and build events. */
+  ci: CiEvent[];
   errors: unknown[];
   /** Settles once the stream is open: what is committed after that reaches it. */
   started: Promise<void>;
   stop(): void;
 }
 
-function subscribe(kiln: KilnClient, lastEventId?: string): Received {
+function subscribe(kiln: KilnClient, lastEventId?: string, projects?: number[]): Received {
   const events: Received["events"] = [];
+  const ci: CiEvent[] = [];
   const errors: unknown[] = [];
   let opened = () => {};
   const started = new Promise<void>((resolve) => {
     opened = resolve;
   });
-  const subscription = kiln.live.events.subscribe(lastEventId ? { lastEventId } : undefined, {
+  const input: LiveEventsInput = {
+    ...(lastEventId ? { lastEventId } : {}),
+    ...(projects ? { projects } : {}),
+  };
+  const subscription = kiln.live.events.subscribe(input, {
     onStarted: () => opened(),
-    onData: ({ id, data }) => events.push({ id, event: data }),
+    onData: ({ id, data }) => {
+      if (data.kind === "merge_request") events.push({ id, event: data });
+      else ci.push(data);
+    },
     onError: (error) => {
       errors.push(error);
       opened();
     },
   });
-  return { events, errors, started, stop: () => subscription.unsubscribe() };
+  return { events, ci, errors, started, stop: () => subscription.unsubscribe() };
 }
 
 /** A user with a private project and a merge request of their own in it. */
@@ -81,6 +101,27 @@ async function retitle(served: Served, who: Owner, title: string): Promise<void>
   expect(res.status).toBe(200);
 }
 
+/** Two stages, so a pipeline has a build waiting and one created (no runner takes them here). */
+const CI_YAML = "compile:\n  stage: build\n  script: [make]\ncheck:\n  stage: test\n  script: [make test]\n";
+
+/** Commits `.gitlab-ci.yml` to the owner's branch "ci" and makes a pipeline of it through v3. */
+async function runPipeline(served: Served, who: Owner): Promise<PipelineJson> {
+  commitTo(
+    repositoryPath(served.server, who.project.id),
+    "ci",
+    { ".gitlab-ci.yml": CI_YAML },
+    { from: "master" },
+  );
+  const created = await served.api<PipelineJson>({
+    method: "POST",
+    path: `/projects/${who.project.id}/pipeline`,
+    token: who.user.token,
+    json: { ref: "ci" },
+  });
+  expect(created.status).toBe(201);
+  return created.body;
+}
+
 onEachDatabase("the live stream", (ctx) => {
   let alice: Owner;
   let bob: Owner;
@@ -120,6 +161,40 @@ onEachDatabase("the live stream", (ctx) => {
     }
   });
 
+  it("tells a user of their merge request's new head and its pipeline, unfollowed, and nobody else", async () => {
+    const alices = subscribe(alice.kiln);
+    const bobs = subscribe(bob.kiln, undefined, [bob.project.id]);
+    try {
+      await Promise.all([alices.started, bobs.started]);
+      // A commit to the merge request's source branch: a push, and a pipeline for it.
+      const committed = await ctx().api({
+        method: "POST",
+        path: `/projects/${alice.project.id}/repository/files`,
+        token: alice.user.token,
+        json: { file_path: ".gitlab-ci.yml", branch_name: "topic", content: CI_YAML, commit_message: "CI" },
+      });
+      expect(committed.status).toBe(201);
+      await eventually(async () =>
+        alices.ci.some((event) => event.kind === "pipeline" && event.pipeline.ref === "topic"),
+      );
+      expect(alices.events.map(({ event }) => [event.action, event.merge_request.id])).toContainEqual([
+        "update",
+        alice.mergeRequest.id,
+      ]);
+      // Bob hears of his own change after Alice's: his stream went past hers without a word of it.
+      await retitle(ctx(), bob, "Bob after Alice's push");
+      await eventually(async () => bobs.events.length === 1);
+      expect(bobs.events[0]?.event.merge_request.id).toBe(bob.mergeRequest.id);
+      expect(bobs.ci).toEqual([]);
+      // Builds are told of only to streams that follow the project.
+      expect(alices.ci.every((event) => event.kind === "pipeline")).toBe(true);
+      expect([...alices.errors, ...bobs.errors]).toEqual([]);
+    } finally {
+      alices.stop();
+      bobs.stop();
+    }
+  });
+
   it("resumes after the last event seen: nothing lost while away, nothing repeated", async () => {
     const first = subscribe(alice.kiln);
     await first.started;
@@ -145,6 +220,79 @@ onEachDatabase("the live stream", (ctx) => {
       expect(Number(resumed.events[0]!.id)).toBeGreaterThan(Number(lastSeen));
     } finally {
       resumed.stop();
+    }
+  });
+
+  it("carries the pipelines and builds of the projects a user follows, never of one a GET would refuse them", async () => {
+    // A guest of Alice's private project (who may read it, but not its pipelines or builds) and a
+    // reporter of Bob's (who may read its builds).
+    const member = await createUser(ctx().server, ctx().root, "live-member");
+    for (const [who, access_level] of [
+      [alice, 10],
+      [bob, 20],
+    ] as const) {
+      const added = await ctx().api({
+        method: "POST",
+        path: `/projects/${who.project.id}/members`,
+        token: who.user.token,
+        json: { user_id: member.id, access_level },
+      });
+      expect(added.status).toBe(201);
+    }
+    const both = [alice.project.id, bob.project.id];
+    const alices = subscribe(alice.kiln, undefined, [alice.project.id]);
+    const unfollowed = subscribe(alice.kiln);
+    const bobs = subscribe(bob.kiln, undefined, both);
+    const members = subscribe(
+      createKilnClient({ url: ctx().server.url, token: member.token }),
+      undefined,
+      both,
+    );
+    const all = [alices, unfollowed, bobs, members];
+    try {
+      await Promise.all(all.map((received) => received.started));
+      const pipeline = await runPipeline(ctx(), alice);
+      await eventually(async () =>
+        alices.ci.some((event) => event.kind === "build" && event.build.status === "pending"),
+      );
+      const canceled = await ctx().api<PipelineJson>({
+        method: "POST",
+        path: `/projects/${alice.project.id}/pipelines/${pipeline.id}/cancel`,
+        token: alice.user.token,
+      });
+      expect(canceled.status).toBe(200);
+      await eventually(async () =>
+        alices.ci.some((event) => event.kind === "pipeline" && event.pipeline.status === "canceled"),
+      );
+      // Bob's pipeline comes after Alice's: every stream has been past hers once his reached Bob.
+      const bobsPipeline = await runPipeline(ctx(), bob);
+      const heard = (received: Received) => async () =>
+        received.ci.some((event) => event.kind === "pipeline" && event.pipeline.id === bobsPipeline.id);
+      await eventually(heard(bobs));
+      await eventually(heard(members));
+      await retitle(ctx(), alice, "After the pipelines");
+      await eventually(async () => unfollowed.events.length === 1);
+
+      expect(alices.ci.every((event) => event.project_id === alice.project.id)).toBe(true);
+      const last = alices.ci.filter((event) => event.kind === "pipeline").at(-1);
+      const shown = await ctx().api({
+        path: `/projects/${alice.project.id}/pipelines/${pipeline.id}`,
+        token: alice.user.token,
+      });
+      expect(last?.kind === "pipeline" && last.pipeline).toEqual(shown.body);
+      const builds = alices.ci.flatMap((event) => (event.kind === "build" ? [event.build] : []));
+      expect(new Set(builds.map((build) => build.name))).toEqual(new Set(["compile", "check"]));
+      expect(builds.filter((build) => build.status === "canceled").length).toBe(2);
+      // Bob follows Alice's project too, but may not read it: he hears of his own pipeline only.
+      expect(bobs.ci.length).toBeGreaterThan(0);
+      expect(bobs.ci.every((event) => event.project_id === bob.project.id)).toBe(true);
+      // The member hears of Bob's (a reporter there), never of Alice's (a guest there); the
+      // stream that follows no project carries no pipeline.
+      expect(members.ci.every((event) => event.project_id === bob.project.id)).toBe(true);
+      expect(unfollowed.ci).toEqual([]);
+      expect(all.flatMap((received) => received.errors)).toEqual([]);
+    } finally {
+      for (const received of all) received.stop();
     }
   });
 

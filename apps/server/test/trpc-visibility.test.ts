@@ -1,6 +1,6 @@
 import type { Failure } from "@kiln/domain";
-import type { IssueJson, MergeRequestJson } from "@kiln/schemas";
-import type { TestUser } from "@kiln/testkit";
+import type { BuildJson, IssueJson, MergeRequestJson, PipelineJson } from "@kiln/schemas";
+import type { ApiResponse, TestUser } from "@kiln/testkit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { commitTo, type MergeFixture, mergeFixture, openMergeRequest } from "./merge-requests-support.js";
 import { onEachDatabase } from "./support.js";
@@ -23,7 +23,12 @@ interface Pair {
   input: unknown;
   /** The procedure answers a page whose items are v3's array. */
   paged?: boolean;
+  /** What the procedure answers when v3 answers 200, if not v3's body (or items) as it is. */
+  expected?: (v3: ApiResponse<unknown>) => unknown;
 }
+
+/** Two stages, so that a pipeline has builds waiting in both (no runner takes them here). */
+const CI_YAML = "compile:\n  stage: build\n  script: [make]\ncheck:\n  stage: test\n  script: [make test]\n";
 
 const ROLES = ["reporter", "guest", "outsider"] as const;
 
@@ -31,6 +36,8 @@ onEachDatabase("tRPC shows what v3 shows, to each role", (ctx) => {
   let fixture: MergeFixture;
   let mergeRequest: MergeRequestJson;
   let pairs: Pair[];
+  let pipeline: PipelineJson;
+  let build: BuildJson;
   const person = (role: (typeof ROLES)[number] | "owner" | "developer"): TestUser =>
     fixture.cast.people[role];
 
@@ -64,8 +71,26 @@ onEachDatabase("tRPC shows what v3 shows, to each role", (ctx) => {
       path: `/projects/${project.id}/merge_requests/${mergeRequest.id}`,
       token: owner.token,
     });
+    // A pipeline of the branch "ci", its builds pending.
+    commitTo(fixture.repo, "ci", { ".gitlab-ci.yml": CI_YAML }, { from: "master" });
+    const created = await ctx().api<PipelineJson>({
+      method: "POST",
+      path: `/projects/${project.id}/pipeline`,
+      token: owner.token,
+      json: { ref: "ci" },
+    });
+    expect(created.status).toBe(201);
+    pipeline = created.body;
+    const builds = await ctx().api<BuildJson[]>({
+      path: `/projects/${project.id}/builds`,
+      token: owner.token,
+    });
+    expect(builds.body.map((job) => job.name).sort()).toEqual(["check", "compile"]);
+    build = builds.body.find((job) => job.name === "compile")!;
     const id = project.id;
     const ref = { id, merge_request_id: mergeRequest.id };
+    const pipelineRef = { id, pipeline_id: pipeline.id };
+    const buildRef = { id, build_id: build.id };
     pairs = [
       { v3: "/user", procedure: "users.me", input: undefined },
       { v3: "/todos", procedure: "todos.list", input: {}, paged: true },
@@ -85,6 +110,33 @@ onEachDatabase("tRPC shows what v3 shows, to each role", (ctx) => {
         v3: `/projects/${id}/merge_requests/${mergeRequest.id}/changes`,
         procedure: "mergeRequests.changes",
         input: ref,
+      },
+      { v3: `/projects/${id}/pipelines/${pipeline.id}`, procedure: "pipelines.get", input: pipelineRef },
+      {
+        v3: `/projects/${id}/pipelines/${pipeline.id}`,
+        procedure: "pipelines.latest",
+        input: { id, ref: "ci" },
+      },
+      {
+        // v3 lists the project's builds newest first; the pipeline's come in stage order.
+        v3: `/projects/${id}/builds`,
+        procedure: "pipelines.builds",
+        input: pipelineRef,
+        expected: (v3) => [...(v3.body as BuildJson[])].reverse(),
+      },
+      { v3: `/projects/${id}/builds/${build.id}`, procedure: "builds.get", input: buildRef },
+      {
+        v3: `/projects/${id}/builds/${build.id}/trace`,
+        procedure: "builds.trace",
+        input: buildRef,
+        expected: (v3) => ({
+          id: build.id,
+          status: "pending",
+          offset: 0,
+          next_offset: Buffer.byteLength(v3.text),
+          content: v3.text,
+          complete: false,
+        }),
       },
     ];
   });
@@ -109,7 +161,8 @@ onEachDatabase("tRPC shows what v3 shows, to each role", (ctx) => {
             continue;
           }
           const data = dataOf(trpc);
-          expect(pair.paged ? data.items : data, what).toEqual(v3.body);
+          const expected = pair.expected ? pair.expected(v3) : v3.body;
+          expect(pair.paged ? data.items : data, what).toEqual(expected);
           if (pair.paged) expect(String(data.total), what).toBe(v3.headers.get("x-total"));
         }
       });
@@ -157,8 +210,57 @@ onEachDatabase("tRPC shows what v3 shows, to each role", (ctx) => {
         });
         expect(now.body.state).toBe("opened");
       });
+
+      it("is refused a build's retry and cancel the way v3 refuses them, and the build stays", async () => {
+        const { token } = person(role);
+        const input = { id: fixture.project.id, build_id: build.id };
+        for (const action of ["retry", "cancel"]) {
+          const trpc = await trpcCall(ctx(), "mutation", `builds.${action}`, input, { token });
+          const v3 = await ctx().api({
+            method: "POST",
+            path: `/projects/${fixture.project.id}/builds/${build.id}/${action}`,
+            token,
+          });
+          expect(v3.status, action).toBeGreaterThanOrEqual(400);
+          expect(trpc.body.error?.data.failure?.kind, action).toBe(KIND_OF_STATUS[v3.status]);
+        }
+        const now = await ctx().api<BuildJson>({
+          path: `/projects/${fixture.project.id}/builds/${build.id}`,
+          token: person("owner").token,
+        });
+        expect(now.body.status).toBe("pending");
+      });
     });
   }
+
+  it("cancels and retries a build for a developer as v3 does, answering the build as v3 shows it", async () => {
+    const { token } = person("developer");
+    const input = { id: fixture.project.id, build_id: build.id };
+    const canceled = dataOf(await trpcCall<BuildJson>(ctx(), "mutation", "builds.cancel", input, { token }));
+    const shown = await ctx().api({ path: `/projects/${fixture.project.id}/builds/${build.id}`, token });
+    expect(canceled).toEqual(shown.body);
+    expect(canceled.status).toBe("canceled");
+    const retried = dataOf(await trpcCall<BuildJson>(ctx(), "mutation", "builds.retry", input, { token }));
+    expect(retried.id).not.toBe(build.id);
+    expect([retried.name, retried.status]).toEqual(["compile", "pending"]);
+    const jobs = dataOf(
+      await trpcCall<BuildJson[]>(
+        ctx(),
+        "query",
+        "pipelines.builds",
+        {
+          id: fixture.project.id,
+          pipeline_id: pipeline.id,
+        },
+        { token },
+      ),
+    );
+    // The retried build replaces the canceled one.
+    expect(jobs.map((job) => [job.name, job.id])).toEqual([
+      ["compile", retried.id],
+      ["check", expect.any(Number)],
+    ]);
+  });
 
   it("lists the merge requests of their assignee who may read them (a developer)", async () => {
     const updated = await ctx().api({

@@ -1,13 +1,39 @@
-import { type KilnClient, type PagedProcedure, pages } from "@kiln/client";
-import type { MergeRequestJson, PaginationParams, ProjectJson, TodoJson } from "@kiln/schemas";
+import { attempt, type KilnClient, type PagedProcedure, pages } from "@kiln/client";
+import type {
+  BuildJson,
+  CiStatus,
+  MergeRequestJson,
+  PaginationParams,
+  PipelineJson,
+  ProjectJson,
+  TodoJson,
+} from "@kiln/schemas";
 import * as vscode from "vscode";
 import type { Accounts, Connection } from "./accounts.js";
 import type { Workspace } from "./git.js";
+import { sourceKey } from "./model/merge-requests.js";
 import { projectsOfRemotes, remoteKey } from "./model/remotes.js";
 
 /** The most todos or merge requests a list loads (two pages): a sidebar, not an archive. */
 const MAX_PAGES = 2;
 const PER_PAGE = 100;
+
+/** The latest pipeline of a branch, with its builds in stage order. */
+export interface BranchPipeline {
+  pipeline: PipelineJson;
+  builds: BuildJson[];
+}
+
+/** The workspace's project on an instance. */
+export interface RepositoryData {
+  project: ProjectJson;
+  /** Its open merge requests. */
+  mergeRequests: MergeRequestJson[];
+  /** The branch checked out in the workspace, if any. */
+  branch: string | null;
+  /** The latest pipeline of that branch, if it has one. */
+  pipeline: BranchPipeline | null;
+}
 
 /** What one instance shows. */
 export interface InstanceData {
@@ -15,8 +41,29 @@ export interface InstanceData {
   todos: TodoJson[];
   assigned: MergeRequestJson[];
   created: MergeRequestJson[];
-  /** The workspace's project on this instance, with its open merge requests. */
-  repository: { project: ProjectJson; mergeRequests: MergeRequestJson[] } | null;
+  repository: RepositoryData | null;
+  /** The status of each listed merge request's latest pipeline, by {@link sourceKey}; none if it has none. */
+  mergeRequestPipelines: Record<string, CiStatus>;
+}
+
+/** The branch checked out in the workspace's clone of `project`, if the workspace has one. */
+export function localBranchOf(workspace: Workspace, project: ProjectJson): string | null {
+  const clones = [project.http_url_to_repo, project.ssh_url_to_repo].map(remoteKey);
+  return workspace.localBranch((url) => clones.includes(remoteKey(url)))?.name ?? null;
+}
+
+/** The latest pipeline of a branch and its builds; null when it has none or it cannot be read. */
+async function branchPipeline(
+  client: KilnClient,
+  projectId: number,
+  ref: string,
+): Promise<BranchPipeline | null> {
+  const latest = await attempt(() => client.pipelines.latest.query({ id: projectId, ref }));
+  if (!latest.ok || !latest.value) return null;
+  const builds = await attempt(() =>
+    client.pipelines.builds.query({ id: projectId, pipeline_id: latest.value!.id }),
+  );
+  return { pipeline: latest.value, builds: builds.ok ? builds.value : [] };
 }
 
 /** Loads a list's first pages. */
@@ -72,12 +119,13 @@ export class DataStore {
     );
     const data = loaded.filter((entry): entry is InstanceData => entry !== null);
     const fingerprint = JSON.stringify([
-      data.map(({ connection, todos, assigned, created, repository }) => [
+      data.map(({ connection, todos, assigned, created, repository, mergeRequestPipelines }) => [
         connection.account.url,
         todos,
         assigned,
         created,
-        repository?.mergeRequests,
+        repository,
+        mergeRequestPipelines,
       ]),
       errors,
     ]);
@@ -98,16 +146,53 @@ export class DataStore {
       firstPages(client.mergeRequests.mine, { scope: "created_by_me" as const, state: "opened" as const }),
       projectPromise,
     ]);
-    const repository = project
-      ? {
-          project,
-          mergeRequests: await firstPages(client.mergeRequests.list, {
-            id: project.id,
-            state: "opened" as const,
-          }),
-        }
-      : null;
-    return { connection, todos, assigned, created, repository };
+    const repository = project ? await this.loadRepository(client, project) : null;
+    const mergeRequestPipelines = await this.pipelinesOf(client, [
+      ...assigned,
+      ...created,
+      ...(repository?.mergeRequests ?? []),
+    ]);
+    return { connection, todos, assigned, created, repository, mergeRequestPipelines };
+  }
+
+  private async loadRepository(client: KilnClient, project: ProjectJson): Promise<RepositoryData> {
+    const branch = localBranchOf(this.workspace, project);
+    const [mergeRequests, pipeline] = await Promise.all([
+      firstPages(client.mergeRequests.list, { id: project.id, state: "opened" as const }),
+      branch ? branchPipeline(client, project.id, branch) : null,
+    ]);
+    return { project, mergeRequests, branch, pipeline };
+  }
+
+  /** The latest pipeline status of each merge request's source branch (one batched request). */
+  private async pipelinesOf(
+    client: KilnClient,
+    mergeRequests: readonly MergeRequestJson[],
+  ): Promise<Record<string, CiStatus>> {
+    const sources = new Map(mergeRequests.map((mr) => [sourceKey(mr), mr]));
+    const statuses = await Promise.all(
+      [...sources].map(async ([key, mr]) => {
+        const latest = await attempt(() =>
+          client.pipelines.latest.query({ id: mr.source_project_id, ref: mr.source_branch }),
+        );
+        return latest.ok && latest.value ? [[key, latest.value.status] as const] : [];
+      }),
+    );
+    // In the order of the lists, whatever order the answers came in: the fingerprint compares it.
+    return Object.fromEntries(statuses.flat());
+  }
+
+  /**
+   * The project whose pipelines and builds the views show, on each instance: the workspace's (the
+   * stream carries the pipelines of my merge requests' branches without it).
+   */
+  followedProjects(): Map<string, number[]> {
+    return new Map(
+      this.data.map(({ connection, repository }) => [
+        connection.account.url,
+        repository ? [repository.project.id] : [],
+      ]),
+    );
   }
 
   /** The project the workspace's remotes point at on this instance, if any. */

@@ -2,13 +2,15 @@ import { attempt } from "@kiln/client";
 import * as vscode from "vscode";
 import { acceptMergeRequest } from "./accept.js";
 import { Accounts } from "./accounts.js";
-import { DataStore } from "./data.js";
+import { DataStore, localBranchOf } from "./data.js";
 import { BLOB_SCHEME, BlobContentProvider } from "./diff-content.js";
 import { Workspace } from "./git.js";
 import { LiveFollower } from "./live.js";
-import { mergeRequestLine } from "./model/merge-requests.js";
+import { statusBarText } from "./model/builds.js";
+import { mergeRequestLine, sourceKey } from "./model/merge-requests.js";
 import { Poller } from "./model/poller.js";
-import { remoteKey } from "./model/remotes.js";
+import { TRACE_SCHEME, TraceContentProvider } from "./trace-content.js";
+import { BuildsView, type JobNode } from "./views/builds.js";
 import { type MergeRequestNode, MergeRequestsView } from "./views/merge-requests.js";
 import { type TodoNode, TodosView } from "./views/todos.js";
 
@@ -29,29 +31,48 @@ export async function activate(context: vscode.ExtensionContext): Promise<KilnEx
   const store = new DataStore(accounts, workspace);
   const todos = new TodosView(store);
   const mergeRequests = new MergeRequestsView(store);
+  const builds = new BuildsView(store);
+  const statusBar = vscode.window.createStatusBarItem("kiln.pipeline", vscode.StatusBarAlignment.Left, 10);
+  statusBar.name = "Kiln: pipeline of the current branch";
+  statusBar.command = "kiln.builds.focus";
 
+  const traces = new TraceContentProvider(accounts);
   const pollMs =
     Math.max(15, vscode.workspace.getConfiguration("kiln").get<number>("pollSeconds", 60)) * 1000;
   const poller = new Poller({ poll: () => store.load(), baseMs: pollMs });
-  // The stream carries the changes to my merge requests; todos and other people's merge requests
-  // of this repository are still looked for, less often while every stream is up.
+  // The stream carries the changes to my merge requests and the pipelines and builds of the
+  // projects shown; todos and other people's merge requests of this repository are still looked
+  // for, less often while every stream is up.
   const live = new LiveFollower(
     accounts,
     () => void refresh(),
     (allUp) => poller.setBaseMs(allUp ? pollMs * LIVE_SLOWDOWN : pollMs),
+    (instance) => store.followedProjects().get(instance) ?? [],
   );
-  /** A refresh the user sees: progress on both views while the lists load. */
-  const refresh = async (): Promise<void> =>
-    await vscode.window.withProgress({ location: { viewId: "kiln.todos" } }, () =>
-      vscode.window.withProgress({ location: { viewId: "kiln.mergeRequests" } }, () => poller.pollNow()),
+  /** A refresh the user sees: progress on the views while the lists load. */
+  const refresh = async (): Promise<void> => {
+    const views = ["kiln.todos", "kiln.mergeRequests", "kiln.builds"];
+    const load = views.reduce<() => Thenable<unknown>>(
+      (inner, viewId) => () => vscode.window.withProgress({ location: { viewId } }, inner),
+      () => poller.pollNow(),
     );
+    await load();
+  };
   const setSignedIn = () =>
     vscode.commands.executeCommand("setContext", "kiln.signedIn", accounts.list().length > 0);
 
   context.subscriptions.push(
     vscode.window.registerTreeDataProvider("kiln.todos", todos),
     vscode.window.registerTreeDataProvider("kiln.mergeRequests", mergeRequests),
+    vscode.window.registerTreeDataProvider("kiln.builds", builds),
     vscode.workspace.registerTextDocumentContentProvider(BLOB_SCHEME, new BlobContentProvider(accounts)),
+    traces,
+    vscode.workspace.registerTextDocumentContentProvider(TRACE_SCHEME, traces),
+    statusBar,
+    store.onDidChange(() => {
+      showPipelineStatus(store, statusBar);
+      void live.followProjects();
+    }),
     { dispose: () => poller.dispose() },
     live,
     vscode.window.onDidChangeWindowState((state) => poller.setFocused(state.focused)),
@@ -73,6 +94,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<KilnEx
       markDone(accounts, node, refresh),
     ),
     vscode.commands.registerCommand("kiln.todo.markAllDone", () => markAllDone(accounts, refresh)),
+    vscode.commands.registerCommand("kiln.build.retry", (node: JobNode) =>
+      buildAction(accounts, node, "retry", refresh),
+    ),
+    vscode.commands.registerCommand("kiln.build.cancel", (node: JobNode) =>
+      buildAction(accounts, node, "cancel", refresh),
+    ),
     vscode.commands.registerCommand("kiln.mr.accept", (node: MergeRequestNode) =>
       acceptMergeRequest(node, accounts, workspace, refresh),
     ),
@@ -95,14 +122,49 @@ export function deactivate(): void {}
 
 /** The open merge request of the workspace's repository whose source is the branch checked out. */
 function currentBranchMergeRequest(store: DataStore, workspace: Workspace): MergeRequestNode | null {
-  for (const { connection, repository } of store.instances) {
+  for (const { connection, repository, mergeRequestPipelines } of store.instances) {
     if (!repository) continue;
-    const clones = [repository.project.http_url_to_repo, repository.project.ssh_url_to_repo].map(remoteKey);
-    const branch = workspace.localBranch((url) => clones.includes(remoteKey(url)))?.name;
+    const branch = localBranchOf(workspace, repository.project);
     const mr = repository.mergeRequests.find((candidate) => candidate.source_branch === branch);
-    if (mr) return { ...mergeRequestLine(mr, "repository"), instance: connection.account.url };
+    if (mr)
+      return {
+        ...mergeRequestLine(mr, "repository", mergeRequestPipelines[sourceKey(mr)]),
+        instance: connection.account.url,
+      };
   }
   return null;
+}
+
+/** The status bar item: the pipeline of the branch checked out, while the workspace has a project. */
+function showPipelineStatus(store: DataStore, item: vscode.StatusBarItem): void {
+  const repository = store.instances.find((data) => data.repository)?.repository;
+  if (!repository?.branch) {
+    item.hide();
+    return;
+  }
+  const pipeline = repository.pipeline?.pipeline ?? null;
+  item.text = statusBarText(pipeline);
+  item.tooltip = pipeline
+    ? `Kiln: pipeline #${pipeline.id} of ${repository.branch} (open the Builds view)`
+    : `Kiln: ${repository.branch} has no pipeline`;
+  item.show();
+}
+
+/** Retries or cancels a job, then loads the views again. */
+async function buildAction(
+  accounts: Accounts,
+  node: JobNode,
+  action: "retry" | "cancel",
+  refresh: () => Promise<void>,
+): Promise<void> {
+  const connection = (await accounts.all()).find((candidate) => candidate.account.url === node.instance);
+  if (!connection) return;
+  const done = await attempt(() =>
+    connection.client.builds[action].mutate({ id: node.projectId, build_id: node.buildId }),
+  );
+  if (!done.ok)
+    void vscode.window.showErrorMessage(`Could not ${action} ${node.label}: ${done.error.message}`);
+  await refresh();
 }
 
 /** `Kiln: Sign In`: the instance URL and a personal access token (or both given, by a test or a link). */

@@ -6,12 +6,17 @@ const SETTLE_MS = 150;
 
 /**
  * Follows each signed-in instance's live stream (`live.events`, server-sent events; the client
- * reconnects and resumes after the last event). Any event makes the views load again at once;
+ * reconnects and resumes after the last event), with the pipelines and builds of the projects
+ * `projectsOf` names for the instance. Any event makes the views load again at once;
  * `onConnected` tells whether every instance's stream is up (then polling can slow down).
  */
 export class LiveFollower implements vscode.Disposable {
   private subscriptions: { unsubscribe(): void }[] = [];
   private readonly started = new Set<string>();
+  /** Per instance: the last event seen, where a new subscription resumes. */
+  private readonly lastEventIds = new Map<string, string>();
+  /** Per instance: the projects followed now, to tell when they change. */
+  private followed = new Map<string, string>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private generation = 0;
 
@@ -19,7 +24,21 @@ export class LiveFollower implements vscode.Disposable {
     private readonly accounts: Accounts,
     private readonly onChange: () => void,
     private readonly onConnected: (allUp: boolean) => void,
+    private readonly projectsOf: (instance: string) => readonly number[] = () => [],
   ) {}
+
+  /** Subscribes again, from the last event seen, when the projects to follow changed. */
+  async followProjects(): Promise<void> {
+    const wanted = this.projectsByInstance(await this.accounts.all());
+    const same =
+      wanted.size === this.followed.size &&
+      [...wanted].every(([url, projects]) => this.followed.get(url) === projects);
+    if (!same) await this.follow();
+  }
+
+  private projectsByInstance(connections: readonly Connection[]): Map<string, string> {
+    return new Map(connections.map(({ account }) => [account.url, this.projectsOf(account.url).join(",")]));
+  }
 
   /** (Re)subscribes to the streams of the instances signed in now. */
   async follow(): Promise<void> {
@@ -27,6 +46,7 @@ export class LiveFollower implements vscode.Disposable {
     const generation = ++this.generation;
     const connections = await this.accounts.all();
     if (generation !== this.generation) return;
+    this.followed = this.projectsByInstance(connections);
     const expected = connections.length;
     const report = () => this.onConnected(expected > 0 && this.started.size === expected);
     for (const connection of connections) this.subscriptions.push(this.subscribe(connection, report));
@@ -35,12 +55,17 @@ export class LiveFollower implements vscode.Disposable {
 
   private subscribe(connection: Connection, report: () => void): { unsubscribe(): void } {
     const url = connection.account.url;
-    return connection.client.live.events.subscribe(undefined, {
+    const lastEventId = this.lastEventIds.get(url);
+    const input = { projects: [...this.projectsOf(url)], ...(lastEventId ? { lastEventId } : {}) };
+    return connection.client.live.events.subscribe(input, {
       onStarted: () => {
         this.started.add(url);
         report();
       },
-      onData: () => this.changed(),
+      onData: ({ id }) => {
+        this.lastEventIds.set(url, id);
+        this.changed();
+      },
       onError: () => {
         this.started.delete(url);
         report();

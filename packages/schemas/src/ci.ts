@@ -84,3 +84,11 @@ export const CreateCommitStatusInput = z.object({
   description: ShortText.optional(),
 });
 export type CreateCommitStatusInput = z.infer<typeof CreateCommitStatusInput>;
+
+/** The latest pipeline of a branch or tag: its head's newest pipeline. */
+export const LatestPipelineInput = z.object({ id: ProjectRef, ref: z.string().min(1) });
+export type LatestPipelineInput = z.infer<typeof LatestPipelineInput>;
+
+/** A build's trace from `offset` bytes on (0, the start, by default), to follow it while it runs. */
+export const BuildTraceInput = BuildRefInput.extend({ offset: z.number().int().min(0).default(0) });
+export type BuildTraceInput = z.infer<typeof BuildTraceInput>;

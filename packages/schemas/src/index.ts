@@ -5,6 +5,7 @@
  */
 
 export * from "./ci.js";
+export * from "./ci-json.js";
 export * from "./errors.js";
 export * from "./groups.js";
 export * from "./hooks.js";

@@ -1,13 +1,22 @@
 import { z } from "zod";
+import { BuildJson, PipelineJson } from "./ci-json.js";
 import { MergeRequestJson } from "./merge-requests.js";
+import { Id } from "./primitives.js";
 
-/** `live.events`: from just after the event named by `lastEventId` (a reconnect), else from now on. */
+/** The most projects one stream follows the pipelines and builds of. */
+export const MAX_FOLLOWED_PROJECTS = 100;
+
+/**
+ * `live.events`: from just after the event named by `lastEventId` (a reconnect), else from now on;
+ * with the pipelines and builds of the `projects` named (those the editor works on).
+ */
 export const LiveEventsInput = z
   .object({
     lastEventId: z
       .string()
       .regex(/^\d{1,15}$/)
       .nullish(),
+    projects: z.array(Id).max(MAX_FOLLOWED_PROJECTS).optional(),
   })
   .optional();
 export type LiveEventsInput = z.infer<typeof LiveEventsInput>;
@@ -18,11 +27,12 @@ export const MergeRequestAction = z.enum(["open", "update", "close", "reopen", "
 /**
  * One change on the live stream: a merge request the user opened or is assigned to was opened,
  * changed, closed, reopened or merged, with the merge request as `GET …/merge_requests/:id` shows
- * it to them now.
+ * it to them now; or a pipeline or build of a followed project changed status, with the pipeline
+ * or build as `GET …/pipelines/:id` or `GET …/builds/:id` shows it to them now.
  */
-export const LiveEventJson = z.object({
-  kind: z.literal("merge_request"),
-  action: MergeRequestAction,
-  merge_request: MergeRequestJson,
-});
+export const LiveEventJson = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("merge_request"), action: MergeRequestAction, merge_request: MergeRequestJson }),
+  z.object({ kind: z.literal("pipeline"), project_id: Id, pipeline: PipelineJson }),
+  z.object({ kind: z.literal("build"), project_id: Id, build: BuildJson }),
+]);
 export type LiveEventJson = z.infer<typeof LiveEventJson>;

@@ -43,6 +43,7 @@ export {
 export { runningBuildOfToken } from "./ci/build-auth.js";
 export { type ArtifactsDownload, builds } from "./ci/builds.operations.js";
 export { type ClaimedBuild, requestBuild, type WaitOptions } from "./ci/claim.js";
+export { ciFollow, type TracePiece } from "./ci/follow.operations.js";
 export { CiJanitor, type CiJanitorOptions, type CiSweep } from "./ci/janitor.js";
 export { pipelines } from "./ci/pipelines.operations.js";
 export { ciPipelines } from "./ci/push.js";

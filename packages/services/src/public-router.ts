@@ -1,26 +1,36 @@
 import { mapPage, nextPageOf, type Page } from "@kiln/domain";
 import {
   BlobContentJson,
+  BuildJson,
+  BuildTraceJson,
   IssueJson,
+  LatestPipelineJson,
   LiveEventsInput,
   MergeRequestChangesJson,
   MergeRequestJson,
   type PageJson,
+  PipelineBuildsJson,
+  PipelineJson,
   ProjectJson,
   pageOf,
   TodoJson,
   TodosMarkedDoneJson,
   UserPublic,
 } from "@kiln/schemas";
+import { builds } from "./ci/builds.operations.js";
+import { ciFollow } from "./ci/follow.operations.js";
+import { pipelines } from "./ci/pipelines.operations.js";
 import type { Context } from "./context.js";
 import { issues } from "./issues/operations.js";
 import { liveStream } from "./live/stream.js";
 import { mergeRequests } from "./merge-requests/operations.js";
 import {
   type PresentContext,
+  presentBuild,
   presentIssue,
   presentMergeRequest,
   presentMergeRequestChanges,
+  presentPipeline,
   presentProject,
   presentTodo,
   presentUserPublic,
@@ -115,10 +125,42 @@ export const publicRouter = router({
     /** A project's issues (`GET /projects/:id/issues`). */
     list: presentedProcedure(issues.listForProject, IssuePage, page(presentIssue)),
   }),
+  pipelines: router({
+    /** The latest pipeline of a branch or tag: its head's newest one, or null (`pipeline_for(ref)`). */
+    latest: presentedProcedure(ciFollow.latestPipeline, LatestPipelineJson, (view, ctx) =>
+      view ? presentPipeline(view, presentContext(ctx)) : null,
+    ),
+    /** One pipeline (`GET /projects/:id/pipelines/:pipeline_id`). */
+    get: presentedProcedure(pipelines.get, PipelineJson, one(presentPipeline)),
+    /** A pipeline's builds, the latest of each name, in stage order (as `GET …/builds` shows each). */
+    builds: presentedProcedure(ciFollow.pipelineBuilds, PipelineBuildsJson, (views, ctx) => {
+      const context = presentContext(ctx);
+      return views.map((view) => presentBuild(view, context));
+    }),
+  }),
+  builds: router({
+    /** One build (`GET /projects/:id/builds/:build_id`). */
+    get: presentedProcedure(builds.get, BuildJson, one(presentBuild)),
+    /** A build's trace from a byte offset on, to follow it while it runs (`GET …/trace` from there). */
+    trace: presentedProcedure(ciFollow.traceFrom, BuildTraceJson, (piece) => ({
+      id: piece.build.id,
+      status: piece.build.status as BuildTraceJson["status"],
+      offset: piece.offset,
+      next_offset: piece.nextOffset,
+      content: piece.content,
+      complete: piece.complete,
+    })),
+    /** Retries a finished build; answers the new build (`POST …/builds/:build_id/retry`). */
+    retry: presentedProcedure(builds.retry, BuildJson, one(presentBuild)),
+    /** Cancels a build that has not finished (`POST …/builds/:build_id/cancel`). */
+    cancel: presentedProcedure(builds.cancel, BuildJson, one(presentBuild)),
+  }),
   live: router({
     /**
      * The caller's live stream (server-sent events): changes to merge requests they opened or are
-     * assigned to and may read, resumable with `lastEventId`.
+     * assigned to and may read (their head moved by a push, their source branch's pipelines), and
+     * status changes of the pipelines and builds of the `projects` they follow and may read the
+     * builds of; resumable with `lastEventId`.
      */
     events: signedInSubscription(LiveEventsInput, liveStream),
   }),

@@ -38,6 +38,26 @@ describe("Merge Requests view model", () => {
     });
   });
 
+  it("shows an open merge request's latest pipeline status as its icon, and in words", () => {
+    const running = mergeRequestLine(mergeRequest(), "assigned", "running");
+    expect(running).toMatchObject({
+      description: "feature → master · can be merged · pipeline running",
+      icon: { id: "sync~spin" },
+    });
+    expect(running.tooltip).toContain("pipeline running");
+    const tree = mergeRequestTree({
+      assigned: [mergeRequest()],
+      created: [],
+      repository: null,
+      pipelines: { "7|feature": "failed" },
+    });
+    expect(tree[0]?.mergeRequests[0]?.icon).toEqual({ id: "error", color: "charts.red" });
+    // A merged one shows its state: its pipeline no longer matters here.
+    expect(mergeRequestLine(mergeRequest({ state: "merged" }), "created", "success").icon.id).toBe(
+      "git-merge",
+    );
+  });
+
   it("lists assigned, created, and the repository's open ones when the workspace has one", () => {
     const tree = mergeRequestTree({ assigned: [mergeRequest()], created: [], repository: null });
     expect(tree.map((node) => [node.label, node.mergeRequests.length])).toEqual([

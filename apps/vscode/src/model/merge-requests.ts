@@ -1,4 +1,5 @@
-import type { DiffJson, MergeRequestJson } from "@kiln/schemas";
+import type { CiStatus, DiffJson, MergeRequestJson } from "@kiln/schemas";
+import { type StatusIcon, statusIcon, statusWords } from "./builds.js";
 
 /** The lists of the Merge Requests view. */
 export type MergeRequestCategory = "assigned" | "created" | "repository";
@@ -20,7 +21,7 @@ export interface MergeRequestLine {
   label: string;
   description: string;
   tooltip: string;
-  icon: MergeRequestIcon;
+  icon: MergeRequestIcon | StatusIcon;
   /** Whether it can still be accepted (opened or reopened): the item offers "Accept". */
   open: boolean;
   mergeRequest: MergeRequestJson;
@@ -52,10 +53,18 @@ function iconOf(mr: MergeRequestJson): MergeRequestIcon {
 export const isOpen = (mr: Pick<MergeRequestJson, "state">): boolean =>
   mr.state === "opened" || mr.state === "reopened";
 
-/** One merge request's line: `!iid title`, then state, WIP, branches and mergeability. */
-export function mergeRequestLine(mr: MergeRequestJson, category: MergeRequestCategory): MergeRequestLine {
+/**
+ * One merge request's line: `!iid title`, then state, WIP, branches and mergeability; while open,
+ * the icon of its latest pipeline's status when it has one (`pipeline`), else of its state.
+ */
+export function mergeRequestLine(
+  mr: MergeRequestJson,
+  category: MergeRequestCategory,
+  pipeline?: CiStatus,
+): MergeRequestLine {
   const open = isOpen(mr);
-  const status = open ? MERGE_STATUS_WORDS[mr.merge_status] : mr.state;
+  const shown = open ? pipeline : undefined;
+  const status = `${open ? MERGE_STATUS_WORDS[mr.merge_status] : mr.state}${shown ? ` · pipeline ${statusWords(shown)}` : ""}`;
   const wip = mr.work_in_progress ? "WIP · " : "";
   const assignee = mr.assignee ? `, assigned to ${mr.assignee.name}` : "";
   return {
@@ -63,8 +72,8 @@ export function mergeRequestLine(mr: MergeRequestJson, category: MergeRequestCat
     key: `${category}:${mr.id}`,
     label: `!${mr.iid} ${mr.title}`,
     description: `${wip}${mr.source_branch} → ${mr.target_branch} · ${status}`,
-    tooltip: `!${mr.iid} ${mr.title}\n${mr.state}${mr.work_in_progress ? " (WIP)" : ""}, ${MERGE_STATUS_WORDS[mr.merge_status]}\n${mr.source_branch} → ${mr.target_branch}\nby ${mr.author.name}${assignee}`,
-    icon: iconOf(mr),
+    tooltip: `!${mr.iid} ${mr.title}\n${mr.state}${mr.work_in_progress ? " (WIP)" : ""}, ${MERGE_STATUS_WORDS[mr.merge_status]}\n${mr.source_branch} → ${mr.target_branch}\nby ${mr.author.name}${assignee}${shown ? `\npipeline ${statusWords(shown)}` : ""}`,
+    icon: shown ? statusIcon(shown) : iconOf(mr),
     open,
     mergeRequest: mr,
   };
@@ -76,7 +85,13 @@ export interface MergeRequestLists {
   created: readonly MergeRequestJson[];
   /** Null when the workspace has no repository on a signed-in instance. */
   repository: { name: string; mergeRequests: readonly MergeRequestJson[] } | null;
+  /** The status of each one's latest pipeline, by its source (see `sourceKey`). */
+  pipelines?: Readonly<Record<string, CiStatus>>;
 }
+
+/** Where a merge request's pipelines run: its source project and branch. */
+export const sourceKey = (mr: Pick<MergeRequestJson, "source_project_id" | "source_branch">): string =>
+  `${mr.source_project_id}|${mr.source_branch}`;
 
 /** The view's headings with their merge requests. */
 export function mergeRequestTree(lists: MergeRequestLists): CategoryNode[] {
@@ -90,7 +105,7 @@ export function mergeRequestTree(lists: MergeRequestLists): CategoryNode[] {
     key: `category:${id}`,
     label,
     empty,
-    mergeRequests: mrs.map((mr) => mergeRequestLine(mr, id)),
+    mergeRequests: mrs.map((mr) => mergeRequestLine(mr, id, lists.pipelines?.[sourceKey(mr)])),
   });
   const nodes = [
     category("assigned", "Assigned to me", "No merge request is assigned to you", lists.assigned),

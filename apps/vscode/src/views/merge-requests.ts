@@ -10,6 +10,7 @@ import {
   type MergeRequestLine,
   mergeRequestTree,
 } from "../model/merge-requests.js";
+import { themeIcon } from "./builds.js";
 
 /** A merge request in the tree, with the instance it belongs to. */
 export interface MergeRequestNode extends MergeRequestLine {
@@ -49,19 +50,21 @@ export class MergeRequestsView implements vscode.TreeDataProvider<Node> {
 
   private roots(): Node[] {
     const several = this.store.instances.length > 1;
-    return this.store.instances.flatMap(({ connection, assigned, created, repository }) =>
-      mergeRequestTree({
-        assigned,
-        created,
-        repository: repository
-          ? { name: repository.project.path_with_namespace, mergeRequests: repository.mergeRequests }
-          : null,
-      }).map((category) => ({
-        ...category,
-        key: `${connection.account.url}|${category.key}`,
-        label: several ? `${category.label} (${new URL(connection.account.url).host})` : category.label,
-        instance: connection.account.url,
-      })),
+    return this.store.instances.flatMap(
+      ({ connection, assigned, created, repository, mergeRequestPipelines }) =>
+        mergeRequestTree({
+          assigned,
+          created,
+          pipelines: mergeRequestPipelines,
+          repository: repository
+            ? { name: repository.project.path_with_namespace, mergeRequests: repository.mergeRequests }
+            : null,
+        }).map((category) => ({
+          ...category,
+          key: `${connection.account.url}|${category.key}`,
+          label: several ? `${category.label} (${new URL(connection.account.url).host})` : category.label,
+          instance: connection.account.url,
+        })),
     );
   }
 
@@ -105,10 +108,7 @@ export class MergeRequestsView implements vscode.TreeDataProvider<Node> {
         item.id = node.key;
         item.description = node.description;
         item.tooltip = node.tooltip;
-        item.iconPath = new vscode.ThemeIcon(
-          node.icon.id,
-          node.icon.color ? new vscode.ThemeColor(node.icon.color) : undefined,
-        );
+        item.iconPath = themeIcon(node.icon);
         item.contextValue = node.open ? "mergeRequest.open" : "mergeRequest";
         return item;
       }

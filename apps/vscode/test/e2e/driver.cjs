@@ -1,7 +1,8 @@
 // The extension end to end, driven like a user: opens code-server's workbench in headless Debian
 // chromium (playwright-core) with the extension loaded from its staged folder
 // (extensionDevelopmentPath), then signs in through the command palette and the two input boxes,
-// marks a todo done and accepts the merge request with the mouse, checking the server through v3.
+// marks a todo done, follows a pipeline that a real `kiln runner` builds from running to passed in
+// the Builds view, and accepts the merge request with the mouse, checking the server through v3.
 // (A modal dialog is refused while extension tests run, so no in-host runner is used.) After the
 // shared recipe in shared/tools/vscode-e2e. Prints "N passed, N failed".
 // usage: CS_HOME=… node driver.cjs CODE_SERVER_URL FOLDER EXTENSION_DIR SEED_JSON SHOTS_DIR
@@ -77,6 +78,42 @@ async function inline(page, name, text, action) {
 }
 
 const mr = `!${seed.mr.iid} Trim the parsed parts`;
+
+/** Two stages; compile runs until the test makes the release file, so it is seen running. */
+const CI_YAML = `stages:
+  - build
+  - test
+
+compile:
+  stage: build
+  script:
+    - echo "compiling the widgets"
+    - while [ ! -f "${seed.release}" ]; do sleep 0.2; done
+    - echo "compiled the widgets"
+
+check:
+  stage: test
+  script:
+    - echo "checked"
+`;
+
+/** Runs git in the workspace as its developer. */
+const git = (args) =>
+  execFileSync("git", args, {
+    cwd: folder,
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "Dev",
+      GIT_AUTHOR_EMAIL: "dev@example.com",
+      GIT_COMMITTER_NAME: "Dev",
+      GIT_COMMITTER_EMAIL: "dev@example.com",
+    },
+  })
+    .toString()
+    .trim();
+
+/** The status bar's Kiln item, by what it says. */
+const statusItem = (page, text) => page.locator(".statusbar-item").filter({ hasText: text });
 const steps = [
   [
     "the Kiln views ask to sign in",
@@ -153,6 +190,46 @@ const steps = [
             .filter({ hasText: `${mr} everywhere` })
             .count()) === 2,
       );
+    },
+  ],
+  [
+    "a push with .gitlab-ci.yml: the Builds view shows the branch's pipeline running, live, as does the status bar",
+    async (page) => {
+      fs.writeFileSync(path.join(folder, ".gitlab-ci.yml"), CI_YAML);
+      git(["add", ".gitlab-ci.yml"]);
+      git(["commit", "-q", "-m", "Build and check"]);
+      git(["push", "-q", "origin", "feature"]);
+      seed.head = git(["rev-parse", "HEAD"]);
+      await visible(row(page, "Builds", "Pipeline #").filter({ hasText: "running" }));
+      await visible(row(page, "Builds", "compile").filter({ hasText: "running" }));
+      await visible(row(page, "Builds", "check").filter({ hasText: "created" }));
+      await visible(statusItem(page, "Pipeline running"));
+      await visible(row(page, "Merge Requests", mr).filter({ hasText: "pipeline running" }));
+      await shot(page, "5-builds-running");
+    },
+  ],
+  [
+    "a job's trace opens in a read-only editor, which follows the running build",
+    async (page) => {
+      await row(page, "Builds", "compile").click();
+      const editor = page.locator(".editor-instance .view-lines");
+      await visible(editor.filter({ hasText: "compiling the widgets" }));
+      fs.writeFileSync(seed.release, "go\n");
+      await visible(editor.filter({ hasText: "compiled the widgets" }));
+      await visible(editor.filter({ hasText: "Build succeeded" }));
+    },
+  ],
+  [
+    "the Builds view goes from running to passed live, and so do the status bar and the merge request",
+    async (page) => {
+      await visible(row(page, "Builds", "check").filter({ hasText: "passed" }));
+      await visible(row(page, "Builds", "Pipeline #").filter({ hasText: "passed" }));
+      await visible(statusItem(page, "Pipeline passed"));
+      await visible(row(page, "Merge Requests", mr).filter({ hasText: "pipeline passed" }));
+      const [pipeline] = await v3(`/projects/${seed.projectId}/pipelines`);
+      assert.equal(pipeline.status, "success");
+      assert.equal(pipeline.sha, seed.head);
+      await shot(page, "6-builds-passed");
     },
   ],
   [

@@ -2,7 +2,8 @@
 # The extension end to end in a real VS Code (code-server 4.100.3): builds the server and the
 # extension, starts a Kiln server on a temp data dir, seeds it through the v3 API and git, starts
 # code-server on a clone of the project, and drives the extension from chromium like a user (sign
-# in, mark a todo done, open a diff, accept the merge request, sign out). Screenshots go to SHOTS (default
+# in, mark a todo done, open a diff, follow a pipeline built by a real `kiln runner` from running to
+# passed, accept the merge request, sign out). Screenshots go to SHOTS (default
 # apps/vscode/test/e2e/screenshots). Needs CS_HOME: code-server 4.100.3 and playwright-core
 # installed there by install-code-server.sh beside this file (default /work/.cache/code-server).
 set -euo pipefail
@@ -17,10 +18,11 @@ SHOTS="$(realpath -m "${SHOTS:-$HERE/screenshots}")"
 (cd "$APP" && node build.mjs)
 
 RUN="$(mktemp -d "${TMPDIR:-/tmp}/kiln-vscode-e2e.XXXX")"
-mkdir -p "$RUN/data" "$RUN/ws" "$RUN/user-data/User" "$RUN/extensions" "$RUN/tmp" "$SHOTS"
+mkdir -p "$RUN/data" "$RUN/ws" "$RUN/builds" "$RUN/user-data/User" "$RUN/extensions" "$RUN/tmp" "$SHOTS"
 rm -f "$SHOTS"/*.png # a run's screenshots only, none left from an earlier one
-KILN_PID=""; CS_PID=""
+KILN_PID=""; CS_PID=""; RUNNER_PID=""
 cleanup() {
+  [ -n "$RUNNER_PID" ] && kill "$RUNNER_PID" 2>/dev/null && wait "$RUNNER_PID" 2>/dev/null || true
   [ -n "$CS_PID" ] && kill "$CS_PID" 2>/dev/null && wait "$CS_PID" 2>/dev/null || true
   [ -n "$KILN_PID" ] && kill "$KILN_PID" 2>/dev/null && wait "$KILN_PID" 2>/dev/null || true
   [ -n "${KEEP_RUN:-}" ] && echo "run kept in $RUN" || rm -rf "$RUN"
@@ -36,7 +38,14 @@ KILN_PID=$!
 for _ in $(seq 1 150); do curl -fsS -o /dev/null "$KILN/api/v3/projects/visible" 2>/dev/null && break; [ "$(curl -s -o /dev/null -w '%{http_code}' "$KILN/api/v3/user")" = 401 ] && break; sleep 0.2; done
 node "$HERE/seed.mjs" "$KILN" "$RUN/ws" > "$RUN/seed.json"
 PAT="$(node "$REPO/apps/server/dist/main.js" token create --user root --name vscode-e2e | tail -1 | tr -d '[:space:]')"
-node -e 'const fs=require("fs");const [f,pat]=process.argv.slice(1);const c=JSON.parse(fs.readFileSync(f));c.pat=pat;fs.writeFileSync(f,JSON.stringify(c))' "$RUN/seed.json" "$PAT"
+# The builds' gate: the test's job runs until this file exists (the driver makes it).
+node -e 'const fs=require("fs");const [f,pat,release]=process.argv.slice(1);const c=JSON.parse(fs.readFileSync(f));Object.assign(c,{pat,release});fs.writeFileSync(f,JSON.stringify(c))' "$RUN/seed.json" "$PAT" "$RUN/release"
+
+# A real runner, registered with the instance's token, building what the driver pushes.
+REGISTRATION="$(node "$REPO/apps/server/dist/main.js" runner token | tail -1 | tr -d '[:space:]')"
+node "$REPO/apps/server/dist/main.js" runner --url "$KILN" --registration-token "$REGISTRATION" \
+  --builds-dir "$RUN/builds" > "$RUN/runner.log" 2>&1 &
+RUNNER_PID=$!
 
 # code-server, kept out of $HOME
 export XDG_CONFIG_HOME="$RUN/xdg-config" XDG_DATA_HOME="$RUN/xdg-data" XDG_CACHE_HOME="$RUN/xdg-cache" TMPDIR="$RUN/tmp"

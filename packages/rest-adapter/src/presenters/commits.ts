@@ -1,5 +1,6 @@
 import type { CommitDetailJson, CommitJson, CompareJson, DiffJson, TreeObjectJson } from "@kiln/schemas";
 import {
+  commitTitle,
   presentDiff,
   type RepositoryCommit,
   type RepositoryCommitDetail,
@@ -8,19 +9,7 @@ import {
   type RepositoryTreeEntry,
 } from "@kiln/services";
 
-/** GitLab 8.x's stand-in title for a commit whose message is blank. */
-const NO_MESSAGE = "--no commit message";
-
-/**
- * A commit's title as GitLab 8.x shows it: the first line of its message, or, when that line is
- * over 100 characters, its first 80 and an ellipsis, so lists stay readable.
- */
-export function commitTitle(message: string): string {
-  if (message.trim() === "") return NO_MESSAGE;
-  const first = message.split("\n", 1)[0] ?? "";
-  const characters = Array.from(first);
-  return characters.length > 100 ? `${characters.slice(0, 80).join("")}…` : first;
-}
+export { commitTitle };
 
 /**
  * GitLab's RepoCommit: `short_id` is 11 characters (GitLab's `id[0..10]`) and `created_at` the

@@ -1,4 +1,4 @@
-import { DomainError, notFound, type Page, type Project, pageRequest } from "@kiln/domain";
+import { DomainError, notFound, type Page, pageRequest } from "@kiln/domain";
 import { ArtifactsByRefInput, BuildRefInput, CommitBuildsInput, ListBuildsInput } from "@kiln/schemas";
 import type { CiBuild } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
@@ -6,6 +6,7 @@ import { mutation, query } from "../operation.js";
 import { requireProject } from "../projects/access.js";
 import { cancelBuild, eraseBuild, keepArtifacts, playBuild, retryBuild } from "./actions.js";
 import { artifactsPath } from "./artifacts.js";
+import { requireBuild } from "./build-access.js";
 import { readTrace } from "./runs.js";
 import { type BuildView, buildView, buildViews, commitOrNull } from "./views.js";
 
@@ -20,18 +21,6 @@ function statusesOf(scope: string | string[] | undefined): string[] | null {
     throw new DomainError({ kind: "bad_request", reason: "scope_invalid" });
   }
   return statuses;
-}
-
-/** A build of the project the caller may read builds of (404 for none, 403 without `read_build`). */
-async function requireBuild(
-  ctx: Context,
-  input: BuildRefInput,
-  ability: "read_build" | "update_build" = "read_build",
-): Promise<{ project: Project; build: CiBuild }> {
-  const { project } = await requireProject(ctx, input.id, ability);
-  const build = await ctx.runtime.stores.ciBuilds.findInProject(project.id, input.build_id);
-  if (build?.type !== "build") throw notFound("build");
-  return { project, build };
 }
 
 /** A build's artifacts archive to serve: its path and file name. */
