@@ -27,4 +27,3 @@ export function presentCommitStatus({ status, author }: CommitStatusView, contex
     author: author ? presentUserBasic(author, context) : null,
   };
 }
-
