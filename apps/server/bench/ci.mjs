@@ -25,6 +25,11 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const percentile = (xs, p) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
+/**
+ * @param {string} url
+ * @param {string} token
+ * @returns {(method: string, path: string, json?: unknown) => Promise<any>}
+ */
 function apiOf(url, token) {
   return async (method, path, json) => {
     const res = await fetch(`${url}/api/v3${path}`, {
@@ -79,8 +84,14 @@ async function waitFor(check, ms = 60_000, everyMs = 25) {
   }
 }
 
-/** Requests a second of `GET /projects/:id/issues` from 8 clients while `busy()` holds (or for `ms`). */
-async function issuesThroughput(url, token, projectId, { ms, busy }) {
+/**
+ * Requests a second of `GET /projects/:id/issues` from 8 clients while `busy()` holds (or for `ms`).
+ * @param {string} url
+ * @param {string} token
+ * @param {number} projectId
+ * @param {{ ms?: number; busy?: () => boolean }} options
+ */
+async function issuesThroughput(url, token, projectId, { ms = 0, busy = undefined }) {
   let done = 0;
   const started = performance.now();
   const going = () => (busy ? busy() : performance.now() - started < ms);

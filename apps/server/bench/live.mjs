@@ -22,6 +22,11 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rssMiB = (pid) =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
 
+/**
+ * @param {string} url
+ * @param {string} token
+ * @returns {(method: string, path: string, json?: unknown) => Promise<any>}
+ */
 function apiOf(url, token) {
   return async (method, path, json) => {
     const res = await fetch(`${url}/api/v3${path}`, {

@@ -48,7 +48,11 @@ async function startReceiver(slowMs) {
   };
 }
 
-/** A v3 client of the server as root. */
+/**
+ * @param {string} url
+ * @param {string} token
+ * @returns {(method: string, path: string, json?: unknown) => Promise<any>}
+ */
 function apiOf(url, token) {
   return async (method, path, json) => {
     const res = await fetch(`${url}/api/v3${path}`, {

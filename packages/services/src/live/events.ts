@@ -63,7 +63,7 @@ async function involvedFrom(ctx: SignedInContext, projectId: number, branch: str
 async function pushEvents(ctx: SignedInContext, event: PushEvent) {
   if (!event.ref.startsWith("refs/heads/")) return [];
   const moved = await involvedFrom(ctx, event.projectId, event.ref.slice("refs/heads/".length));
-  const changes = [];
+  const changes: LiveEventJson[] = [];
   for (const mergeRequest of moved) {
     const change = await readable(() =>
       mergeRequestChange(ctx, mergeRequest.project_id, mergeRequest.id, "update"),
