@@ -33,6 +33,7 @@ import {
 } from "@kiln/storage-kysely";
 import { type Config, ConfigError } from "./config.js";
 import { ensureDataDir, loadOrCreateSecretKey } from "./data-dir.js";
+import { startEmbeddedRunner } from "./embedded-runner.js";
 import { createGitHttpHandler } from "./git-http/handler.js";
 import { startGitHousekeeping } from "./git-http/housekeeping.js";
 import { isGitRequest } from "./git-http/route.js";
@@ -202,6 +203,10 @@ async function serveBackend(
     log.warn(merges, "settled interrupted merges");
   const workers = config.workers ? await startWorkers(config, log, runtime) : null;
   if (workers) opened.push(workers);
+  const embedded = config.embeddedRunner
+    ? await startEmbeddedRunner(runtime, { port, dataDir: config.dataDir, log })
+    : null;
+  if (embedded) opened.push({ close: () => embedded.stop(0) });
   log.info({ port, base_url: baseUrl, database: database.dialect, workers: config.workers }, "listening");
   log.flush(); // whoever waits for readiness reads this line now, not at the next periodic flush
 
@@ -220,6 +225,7 @@ async function serveBackend(
       clearInterval(idle);
       clearTimeout(timer);
       await streamsEnded;
+      await embedded?.stop(graceMs);
       await workers?.close();
       await gate.close();
       await housekeeping?.stop();

@@ -17,6 +17,11 @@ export interface Config {
    * web-only process beside others that run them on one PostgreSQL database.
    */
   workers: boolean;
+  /**
+   * Whether `kiln serve` runs builds itself, with a `kiln runner` child (`KILN_EMBEDDED_RUNNER`,
+   * default off): for a single-user machine, as builds run as the server's OS user.
+   */
+  embeddedRunner: boolean;
   /** The longest a runner's request for a build waits for one, in ms (`KILN_RUNNER_WAIT_SECONDS`, default 50). */
   runnerWaitMs: number;
   /** The CI janitor (stuck and timed-out builds, expired artifacts), run with the workers. */
@@ -81,10 +86,10 @@ function database(
   };
 }
 
-function workers(raw: string | undefined): boolean {
-  const value = (raw || "on").toLowerCase();
-  if (value !== "on" && value !== "off")
-    throw new ConfigError(`KILN_WORKERS must be on or off, got "${raw}"`);
+/** `on` or `off` (any case) from the environment, `fallback` when unset. */
+function onOff(name: string, raw: string | undefined, fallback: "on" | "off"): boolean {
+  const value = (raw || fallback).toLowerCase();
+  if (value !== "on" && value !== "off") throw new ConfigError(`${name} must be on or off, got "${raw}"`);
   return value === "on";
 }
 
@@ -108,8 +113,8 @@ function seconds(name: string, raw: string | undefined, fallback: number): numbe
 
 /**
  * Reads `PORT`, `KILN_DATA_DIR`, `KILN_BASE_URL`, `KILN_ROOT_PASSWORD`, `DATABASE_URL`,
- * `KILN_SQLITE_SYNCHRONOUS`, `KILN_WORKERS`, `KILN_RUNNER_WAIT_SECONDS`, `KILN_CI_SWEEP_SECONDS`,
- * `KILN_CI_STUCK_SECONDS` and `LOG_LEVEL`; throws a {@link ConfigError} naming the first bad one.
+ * `KILN_SQLITE_SYNCHRONOUS`, `KILN_WORKERS`, `KILN_EMBEDDED_RUNNER`, `KILN_RUNNER_WAIT_SECONDS`,
+ * `KILN_CI_SWEEP_SECONDS`, `KILN_CI_STUCK_SECONDS` and `LOG_LEVEL`; throws a {@link ConfigError} naming the first bad one.
  */
 export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config {
   const dataDirRaw = env["KILN_DATA_DIR"] || "./data";
@@ -128,7 +133,8 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     rootPassword,
     database: database(env["DATABASE_URL"], dataDir, env["KILN_SQLITE_SYNCHRONOUS"]),
     logLevel,
-    workers: workers(env["KILN_WORKERS"]),
+    workers: onOff("KILN_WORKERS", env["KILN_WORKERS"], "on"),
+    embeddedRunner: onOff("KILN_EMBEDDED_RUNNER", env["KILN_EMBEDDED_RUNNER"], "off"),
     runnerWaitMs: runnerWaitMs(env["KILN_RUNNER_WAIT_SECONDS"]),
     ciJanitor: {
       everyMs: seconds("KILN_CI_SWEEP_SECONDS", env["KILN_CI_SWEEP_SECONDS"], 60) * 1000,

@@ -13,7 +13,7 @@ Commands:
 Run "kiln <command> --help" for the options of a command.
 Configuration comes from the environment: PORT, KILN_DATA_DIR, KILN_BASE_URL,
 KILN_ROOT_PASSWORD, DATABASE_URL, KILN_SQLITE_SYNCHRONOUS, KILN_WORKERS,
-KILN_RUNNER_WAIT_SECONDS, KILN_CI_SWEEP_SECONDS, KILN_CI_STUCK_SECONDS, LOG_LEVEL.`,
+KILN_EMBEDDED_RUNNER, KILN_RUNNER_WAIT_SECONDS, KILN_CI_SWEEP_SECONDS, KILN_CI_STUCK_SECONDS, LOG_LEVEL.`,
   serve: `Usage: kiln serve
 
 Starts the server on PORT (default 8080) with the database in KILN_DATA_DIR (default ./data)
@@ -38,7 +38,8 @@ Give it to kiln runner --registration-token on the machines that run builds.`,
 
 Registers a runner with the server at URL and runs its CI builds with bash, as this OS user, in
 the builds dir (default ./builds). The registration token is the instance's (kiln runner token,
-on the server's machine) or a project's runners_token. Once registered, the runner's token is
+on the server's machine) or a project's runners_token; KILN_RUNNER_REGISTRATION_TOKEN may hold it
+instead of the command line. Once registered, the runner's token is
 saved in DIR/kiln-runner.json (mode 0600) and later starts with the same --url and --builds-dir
 reuse it: no registration token needed. --token uses a runner token as is.
 

@@ -121,6 +121,7 @@ describe("bad configuration", () => {
     [{ KILN_ROOT_PASSWORD: "short" }, /^kiln: KILN_ROOT_PASSWORD must be at least 8 characters\n$/],
     [{ KILN_SQLITE_SYNCHRONOUS: "SOMETIMES" }, /^kiln: KILN_SQLITE_SYNCHRONOUS must be FULL or NORMAL/],
     [{ KILN_WORKERS: "sometimes" }, /^kiln: KILN_WORKERS must be on or off, got "sometimes"\n$/],
+    [{ KILN_EMBEDDED_RUNNER: "yes" }, /^kiln: KILN_EMBEDDED_RUNNER must be on or off, got "yes"\n$/],
     [
       { KILN_RUNNER_WAIT_SECONDS: "forever" },
       /^kiln: KILN_RUNNER_WAIT_SECONDS must be a number from 0 to 300/,

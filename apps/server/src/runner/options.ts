@@ -22,8 +22,11 @@ export interface RunnerOptions {
   traceLimit: number;
 }
 
-/** Reads the options of `kiln runner`. */
-export function parseRunnerOptions(args: string[]): RunnerOptions {
+/**
+ * Reads the options of `kiln runner`; the registration token may also come from
+ * `KILN_RUNNER_REGISTRATION_TOKEN`, out of sight of other users' `ps`.
+ */
+export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = process.env): RunnerOptions {
   const { values } = parseArgs({
     args,
     options: {
@@ -47,7 +50,7 @@ export function parseRunnerOptions(args: string[]): RunnerOptions {
   }
   return {
     url,
-    registrationToken: values["registration-token"],
+    registrationToken: values["registration-token"] ?? (env["KILN_RUNNER_REGISTRATION_TOKEN"] || undefined),
     token: values.token,
     concurrency: positiveInteger("--concurrency", values.concurrency, 64),
     buildsDir: resolve(values["builds-dir"]),
