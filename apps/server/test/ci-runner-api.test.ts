@@ -294,7 +294,7 @@ for (const database of ["sqlite", "postgres"] as const) {
       });
       expect([made.status, made.body.status]).toEqual([201, "pending"]);
       expect((await api("POST", `/projects/${projectId}/pipeline`, { json: { ref: "nope" } })).body).toEqual({
-        message: "Reference not found",
+        message: { base: ["Reference not found"] },
       });
 
       const outsider = await createUser(server, root, "ci-outsider");

@@ -112,12 +112,6 @@ export type CiFailure =
   | { kind: "bad_request"; reason: "trigger_no_builds" }
   /** A trigger's `variables` whose values are not all strings. */
   | { kind: "bad_request"; reason: "trigger_variables_invalid" }
-  /** 8.x's CreatePipelineService refusals (`POST /pipeline`, triggers). */
-  | {
-      kind: "bad_request";
-      reason: "pipeline_refused";
-      refusal: "missing_file" | "no_builds" | "ref_not_found";
-    }
   | { kind: "bad_request"; reason: "status_transition"; from: string; to: string }
   | { kind: "not_found"; reason: "commit_refs_not_found" }
   /** An artifacts upload refused: not a zip, an entry or link leading out, or too big unpacked. */

@@ -524,24 +524,6 @@ const cases: [name: string, build: () => DomainError, status: number, body: unkn
     "variables needs to be a map of key-valued strings",
   ],
   [
-    "pipeline without a file",
-    () => badRequest({ reason: "pipeline_refused", refusal: "missing_file" }),
-    400,
-    "Missing .gitlab-ci.yml file",
-  ],
-  [
-    "pipeline without builds",
-    () => badRequest({ reason: "pipeline_refused", refusal: "no_builds" }),
-    400,
-    "No builds for this pipeline.",
-  ],
-  [
-    "pipeline of no ref",
-    () => badRequest({ reason: "pipeline_refused", refusal: "ref_not_found" }),
-    400,
-    "Reference not found",
-  ],
-  [
     "commit status transition",
     () => badRequest({ reason: "status_transition", from: "success", to: "run" }),
     400,

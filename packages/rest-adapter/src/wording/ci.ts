@@ -4,12 +4,6 @@ import type { Wording } from "./wording.js";
 /** Grape's `forbidden!(reason)` of 8.x's CI endpoints: the reason after ` - `, joined by a space. */
 const forbiddenWith = (why: string) => () => `403 Forbidden  - ${why}`;
 
-const PIPELINE_REFUSALS = {
-  missing_file: "Missing .gitlab-ci.yml file",
-  no_builds: "No builds for this pipeline.",
-  ref_not_found: "Reference not found",
-} as const;
-
 const ARTIFACT_PROBLEMS = {
   not_zip: "the file is not a zip archive",
   unsafe_path: "an entry has an absolute path or leads out with ..",
@@ -34,7 +28,6 @@ export const ciWording: Wording<CiFailure> = {
   runner_missing: () => "404 Not found",
   trigger_no_builds: () => "No builds created",
   trigger_variables_invalid: () => "variables needs to be a map of key-valued strings",
-  pipeline_refused: ({ refusal }) => PIPELINE_REFUSALS[refusal],
   status_transition: ({ from, to }) => `Cannot transition status via :${to} from :${from}`,
   commit_refs_not_found: () => "404 References for commit Not Found",
   artifacts_invalid: ({ problem }) => `400 (Bad request) artifacts refused: ${ARTIFACT_PROBLEMS[problem]}`,

@@ -30,6 +30,13 @@ export interface PipelineRequest {
  */
 export type PipelineRefusal = "missing_file" | "no_builds";
 
+/** 8.x's words for each refusal, as its pipeline's `base` errors. */
+export const PIPELINE_REFUSAL_MESSAGES = {
+  missing_file: "Missing .gitlab-ci.yml file",
+  no_builds: "No builds for this pipeline.",
+  ref_not_found: "Reference not found",
+} as const;
+
 /** A pipeline made, or why none was. */
 export type PipelineOutcome = { pipeline: CiPipeline } | { refused: PipelineRefusal };
 

@@ -1,4 +1,4 @@
-import { DomainError, notFound, type Page, pageRequest } from "@kiln/domain";
+import { invalid, notFound, type Page, pageRequest } from "@kiln/domain";
 import { CreatePipelineInput, ListPipelinesInput, PipelineRefInput } from "@kiln/schemas";
 import type { CiPipeline } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
@@ -6,7 +6,7 @@ import { mutation, query } from "../operation.js";
 import { requireProject } from "../projects/access.js";
 import { retryIn } from "./actions.js";
 import { ciTransaction } from "./changes.js";
-import { createPipelineForRef } from "./create.js";
+import { createPipelineForRef, PIPELINE_REFUSAL_MESSAGES } from "./create.js";
 import { latestBuilds, moveBuild, processPipeline } from "./status.js";
 import { type PipelineView, pipelineViews } from "./views.js";
 
@@ -83,9 +83,8 @@ export const pipelines = {
       userId: ctx.actor.user.id,
       source: "api",
     });
-    if ("refused" in outcome) {
-      throw new DomainError({ kind: "bad_request", reason: "pipeline_refused", refusal: outcome.refused });
-    }
+    // 8.x answers the unsaved pipeline's errors: `{"message": {"base": [...]}}`.
+    if ("refused" in outcome) throw invalid({ base: [PIPELINE_REFUSAL_MESSAGES[outcome.refused]] });
     return viewOf(ctx, outcome.pipeline);
   }),
 };
