@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
-import { STUCK_BUILD_SECONDS } from "@kiln/services";
+import { STUCK_BUILD_SECONDS } from "@kiln/domain";
 import type { DatabaseLocation, SqliteSynchronous } from "@kiln/storage-kysely";
 
 /** The server's configuration, read from the environment. */

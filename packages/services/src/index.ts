@@ -56,7 +56,6 @@ export {
 export { type RunnerDetailsView, runners } from "./ci/runners.operations.js";
 export { appendTrace, type BuildReport, reportBuild, type TraceAppend } from "./ci/runs.js";
 export { type CommitStatusView, commitStatuses } from "./ci/statuses.operations.js";
-export { STUCK_BUILD_SECONDS } from "./ci/sweeps.js";
 export { type TriggerRequestView, type TriggerView, triggers } from "./ci/triggers.operations.js";
 export { type VariableView, variables } from "./ci/variables.operations.js";
 export type { BuildView, PipelineView } from "./ci/views.js";

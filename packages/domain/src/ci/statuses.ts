@@ -33,6 +33,9 @@ export type JobWhen = (typeof JOB_WHENS)[number];
 /** The statuses a build ends in (8.x's `COMPLETED_STATUSES`); a manual build has not ended yet. */
 export const FINISHED_BUILD_STATUSES: readonly BuildStatus[] = ["success", "failed", "canceled", "skipped"];
 
+/** 8.x's `StuckCiBuildsWorker`: a pending or running build not updated for a day is failed. */
+export const STUCK_BUILD_SECONDS = 86_400;
+
 /** Whether `status` is one a build ends in ({@link FINISHED_BUILD_STATUSES}). */
 export function isFinishedBuildStatus(status: BuildStatus): boolean {
   return FINISHED_BUILD_STATUSES.includes(status);

@@ -1,11 +1,7 @@
+import { STUCK_BUILD_SECONDS } from "@kiln/domain";
 import { InterruptibleSleep } from "../interruptible-sleep.js";
 import type { ServiceRuntime } from "../runtime.js";
-import {
-  failStuckBuilds,
-  failTimedOutBuilds,
-  removeExpiredArtifacts,
-  STUCK_BUILD_SECONDS,
-} from "./sweeps.js";
+import { failStuckBuilds, failTimedOutBuilds, removeExpiredArtifacts } from "./sweeps.js";
 
 /** How often the CI janitor sweeps, and when a build counts as stuck. */
 export interface CiJanitorOptions {

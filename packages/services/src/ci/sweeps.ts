@@ -10,9 +10,6 @@ import { moveBuild, processPipeline } from "./status.js";
 // server processes sweeping one PostgreSQL database at once end a build (or remove its artifacts)
 // once: the second finds it already moved and does nothing.
 
-/** 8.x's `StuckCiBuildsWorker`: a pending or running build not updated for a day is failed. */
-export const STUCK_BUILD_SECONDS = 86_400;
-
 /** How many builds one sweep looks at, at most: the next sweep takes the rest. */
 const SWEEP_BATCH = 100;
 
