@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { cleanUp, installExitHandlers, removeOnExit, startChild } from "./lib/proc.mjs";
-import { MAIN_JS, signIn, startKiln } from "./lib/servers.mjs";
+import { MAIN_JS, signIn, startKiln, v3Client } from "./lib/servers.mjs";
 
 const { values } = parseArgs({
   options: { pushes: { type: "string", default: "20" }, builds: { type: "string", default: "200" } },
@@ -24,24 +24,6 @@ const RUNNER_AGENT = "gitlab-ci-multi-runner 1.8.0 (1-8-stable; go1.6.3; linux/a
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const percentile = (xs, p) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
-
-/**
- * @param {string} url
- * @param {string} token
- * @returns {(method: string, path: string, json?: unknown) => Promise<any>}
- */
-function apiOf(url, token) {
-  return async (method, path, json) => {
-    const res = await fetch(`${url}/api/v3${path}`, {
-      method,
-      headers: { "PRIVATE-TOKEN": token, "Content-Type": "application/json" },
-      body: json === undefined ? undefined : JSON.stringify(json),
-    });
-    const body = await res.json();
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(body)}`);
-    return body;
-  };
-}
 
 /** A call of the runner API `/ci/api/v1`, as a runner makes it. */
 async function runnerCall(url, method, path, form, signal) {
@@ -120,7 +102,7 @@ async function main() {
     rootPassword: PASSWORD,
   });
   const token = await signIn(kiln.url, "root", PASSWORD);
-  const api = apiOf(kiln.url, token);
+  const api = v3Client(kiln.url, token);
   const remoteOf = (path) => `${kiln.url.replace("//", `//root:${token}@`)}/root/${path}.git`;
   const project = async (name) => {
     const { id } = await api("POST", "/projects", { name });

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { cleanUp, installExitHandlers, removeOnExit } from "./lib/proc.mjs";
-import { signIn, startKiln } from "./lib/servers.mjs";
+import { signIn, startKiln, v3Client } from "./lib/servers.mjs";
 
 const { values } = parseArgs({
   options: { streams: { type: "string", default: "1000" }, changes: { type: "string", default: "20" } },
@@ -21,24 +21,6 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** The resident memory of a process, in MiB. */
 const rssMiB = (pid) =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
-
-/**
- * @param {string} url
- * @param {string} token
- * @returns {(method: string, path: string, json?: unknown) => Promise<any>}
- */
-function apiOf(url, token) {
-  return async (method, path, json) => {
-    const res = await fetch(`${url}/api/v3${path}`, {
-      method,
-      headers: { "PRIVATE-TOKEN": token, "Content-Type": "application/json" },
-      body: json === undefined ? undefined : JSON.stringify(json),
-    });
-    const body = await res.json();
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(body)}`);
-    return body;
-  };
-}
 
 /**
  * Opens one `live.events` stream (tRPC over server-sent events) and calls `onData` with the text
@@ -84,7 +66,7 @@ async function main() {
   });
   const pid = kiln.handle.pid;
   const token = await signIn(kiln.url, "root", PASSWORD);
-  const api = apiOf(kiln.url, token);
+  const api = v3Client(kiln.url, token);
   const { id } = await api("POST", "/projects", { name: "live" });
   const file = (branch, content) =>
     api("POST", `/projects/${id}/repository/files`, {

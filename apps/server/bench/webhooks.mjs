@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { cleanUp, installExitHandlers, processCpuSeconds, removeOnExit } from "./lib/proc.mjs";
-import { signIn, startKiln } from "./lib/servers.mjs";
+import { signIn, startKiln, v3Client } from "./lib/servers.mjs";
 
 const { values } = parseArgs({ options: { issues: { type: "string", default: "400" } } });
 const ISSUES = Number(values.issues);
@@ -45,24 +45,6 @@ async function startReceiver(slowMs) {
       server.closeAllConnections();
       server.close();
     },
-  };
-}
-
-/**
- * @param {string} url
- * @param {string} token
- * @returns {(method: string, path: string, json?: unknown) => Promise<any>}
- */
-function apiOf(url, token) {
-  return async (method, path, json) => {
-    const res = await fetch(`${url}/api/v3${path}`, {
-      method,
-      headers: { "PRIVATE-TOKEN": token, "Content-Type": "application/json" },
-      body: json === undefined ? undefined : JSON.stringify(json),
-    });
-    const body = await res.json();
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(body)}`);
-    return body;
   };
 }
 
@@ -125,7 +107,7 @@ async function main() {
         : [],
   });
   const pid = kiln.handle.pid;
-  const api = apiOf(kiln.url, await signIn(kiln.url, "root", PASSWORD));
+  const api = v3Client(kiln.url, await signIn(kiln.url, "root", PASSWORD));
   await api("PUT", "/application/settings", { allow_local_requests_from_hooks: true });
   const project = async (name, hookPaths) => {
     const { id } = await api("POST", "/projects", { name });

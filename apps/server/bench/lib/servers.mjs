@@ -108,6 +108,26 @@ export async function signIn(url, login, password) {
   return body.private_token;
 }
 
+/**
+ * A v3 client for the bench's own setup: `api(method, path, json?)` answers the parsed body, and
+ * throws on a status of 300 or more.
+ * @param {string} url
+ * @param {string} token
+ * @returns {(method: string, path: string, json?: unknown) => Promise<any>}
+ */
+export function v3Client(url, token) {
+  return async (method, path, json) => {
+    const res = await fetch(`${url}/api/v3${path}`, {
+      method,
+      headers: { "PRIVATE-TOKEN": token, "Content-Type": "application/json" },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
+    const body = await res.json();
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(body)}`);
+    return body;
+  };
+}
+
 /** One GET, for checking a case before loading it: status, selected headers, body bytes and parsed body. */
 export async function probe(url, headers = {}) {
   const res = await fetch(url, { headers });
