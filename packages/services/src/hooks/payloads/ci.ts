@@ -1,6 +1,6 @@
 import { nameWithNamespace, type User } from "@kiln/domain";
 import type { CiBuild, CiPipeline, CiRunner } from "@kiln/storage-kysely";
-import { type HookProject, hookUser, projectHookAttrs, projectUrls } from "./common.js";
+import { fullRepository, type HookProject, hookUser, projectHookAttrs } from "./common.js";
 import type { HookCommit } from "./merge-request.js";
 
 /** Seconds between two times, as 8.x's `duration` (a float), or null when either is missing. */
@@ -29,7 +29,6 @@ export interface BuildPayloadSource {
  */
 export function buildPayload(source: BuildPayloadSource) {
   const { build, pipeline, where, baseUrl } = source;
-  const urls = projectUrls(where, baseUrl);
   return {
     object_kind: "build",
     ref: build.ref,
@@ -58,15 +57,7 @@ export function buildPayload(source: BuildPayloadSource) {
       started_at: pipeline.started_at,
       finished_at: pipeline.finished_at,
     },
-    repository: {
-      name: where.project.name,
-      url: urls.git_ssh_url,
-      description: where.project.description,
-      homepage: urls.web_url,
-      git_http_url: urls.git_http_url,
-      git_ssh_url: urls.git_ssh_url,
-      visibility_level: where.project.visibility_level,
-    },
+    repository: fullRepository(where, baseUrl),
   };
 }
 

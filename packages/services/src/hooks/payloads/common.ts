@@ -57,6 +57,20 @@ export function shortRepository(where: HookProject, baseUrl: string) {
   };
 }
 
+/** The deprecated `repository` of push and build payloads, with the clone URLs and visibility. */
+export function fullRepository(where: HookProject, baseUrl: string) {
+  const urls = projectUrls(where, baseUrl);
+  return {
+    name: where.project.name,
+    url: urls.git_ssh_url,
+    description: where.project.description,
+    homepage: urls.web_url,
+    git_http_url: urls.git_http_url,
+    git_ssh_url: urls.git_ssh_url,
+    visibility_level: where.project.visibility_level,
+  };
+}
+
 /** A user as hooks describe the actor and the assignee. */
 export function hookUser(user: Pick<User, "name" | "username">) {
   return { name: user.name, username: user.username, avatar_url: null };

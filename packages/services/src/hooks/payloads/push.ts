@@ -1,6 +1,6 @@
 import { isZeroSha, type PushCommit, type User } from "@kiln/domain";
 import type { PushEvent } from "../../domain-events.js";
-import { type HookProject, projectHookAttrs, projectUrls } from "./common.js";
+import { fullRepository, type HookProject, projectHookAttrs } from "./common.js";
 
 /** The paths a commit added, modified and removed (renamed files count as added). */
 export interface CommitFiles {
@@ -42,7 +42,6 @@ function hookCommit(commit: PushCommit, files: ReadonlyMap<string, CommitFiles>)
 export function pushPayload(source: PushPayloadSource) {
   const { event, pusher, where, baseUrl } = source;
   const kind = isTagPush(event) ? "tag_push" : "push";
-  const urls = projectUrls(where, baseUrl);
   return {
     object_kind: kind,
     event_name: kind,
@@ -59,14 +58,6 @@ export function pushPayload(source: PushPayloadSource) {
     project: projectHookAttrs(where, baseUrl),
     commits: event.commits.map((commit) => hookCommit(commit, source.files)),
     total_commits_count: event.totalCommits,
-    repository: {
-      name: where.project.name,
-      url: urls.git_ssh_url,
-      description: where.project.description,
-      homepage: urls.web_url,
-      git_http_url: urls.git_http_url,
-      git_ssh_url: urls.git_ssh_url,
-      visibility_level: where.project.visibility_level,
-    },
+    repository: fullRepository(where, baseUrl),
   };
 }
