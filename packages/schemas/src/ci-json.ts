@@ -1,6 +1,7 @@
 import { BUILD_STATUSES } from "@kiln/domain";
 import { z } from "zod";
 import { Id, Timestamp } from "./primitives.js";
+import { CommitJson } from "./repository.js";
 import { User, UserBasic } from "./users.js";
 
 /** The status of a build or pipeline (8.x's, plus `manual`). */
@@ -8,15 +9,7 @@ export const CiStatus = z.enum(BUILD_STATUSES);
 export type CiStatus = z.infer<typeof CiStatus>;
 
 /** The commit a build ran on, as 8.x's `Build` entity shows it. */
-export const BuildCommitJson = z.object({
-  id: z.string(),
-  short_id: z.string(),
-  title: z.string(),
-  author_name: z.string(),
-  author_email: z.string(),
-  created_at: z.string(),
-  message: z.string(),
-});
+export const BuildCommitJson = CommitJson.omit({ committer_name: true, committer_email: true });
 
 /** The runner that took a build. */
 export const BuildRunnerJson = z.object({

@@ -1,33 +1,15 @@
-import type { CommitDetailJson, CommitJson, CompareJson, DiffJson, TreeObjectJson } from "@kiln/schemas";
+import type { CommitDetailJson, CompareJson, DiffJson, TreeObjectJson } from "@kiln/schemas";
 import {
   commitTitle,
+  presentCommit,
   presentDiff,
-  type RepositoryCommit,
   type RepositoryCommitDetail,
   type RepositoryComparison,
   type RepositoryDiff,
   type RepositoryTreeEntry,
 } from "@kiln/services";
 
-export { commitTitle };
-
-/**
- * GitLab's RepoCommit: `short_id` is 11 characters (GitLab's `id[0..10]`) and `created_at` the
- * commit date, both as GitLab 8.x answers them, so clients that match on them keep working.
- */
-export function presentCommit(commit: RepositoryCommit): CommitJson {
-  return {
-    id: commit.id,
-    short_id: commit.id.slice(0, 11),
-    title: commitTitle(commit.message),
-    author_name: commit.author_name,
-    author_email: commit.author_email,
-    created_at: commit.committed_date,
-    committer_name: commit.committer_name,
-    committer_email: commit.committer_email,
-    message: commit.message,
-  };
-}
+export { commitTitle, presentCommit };
 
 /** GitLab's RepoCommitDetail. `status` is the status of the commit's pipelines, null without any. */
 export function presentCommitDetail(commit: RepositoryCommitDetail): CommitDetailJson {

@@ -1,18 +1,7 @@
-import { presentBasicProject, type RunnerDetailsView, type TriggerView } from "@kiln/services";
+import { presentBasicProject, presentRunner, type RunnerDetailsView, type TriggerView } from "@kiln/services";
 import type { PresentContext } from "../route.js";
 
-type Runner = RunnerDetailsView["runner"];
-
-/** 8.x's `Runner`. */
-export function presentRunner(runner: Runner) {
-  return {
-    id: runner.id,
-    description: runner.description,
-    active: runner.active,
-    is_shared: runner.is_shared,
-    name: runner.name,
-  };
-}
+export { presentRunner };
 
 /** 8.x's `RunnerDetails`: `token` only to those allowed (administrators, or for a specific runner). */
 export function presentRunnerDetails(

@@ -1,14 +1,14 @@
 import type { BuildJson, CiStatus, PipelineJson } from "@kiln/schemas";
 import type { BuildView, PipelineView } from "../ci/views.js";
-import { commitTitle } from "./commits.js";
+import { presentCommit } from "./commits.js";
 import type { PresentContext } from "./present-context.js";
 import { presentUser, presentUserBasic } from "./users.js";
 
 // The stores keep statuses as text; only the names of `CiStatus` are ever written to them.
 const status = (value: string) => value as CiStatus;
 
-/** A runner as a build shows it (8.x's `Runner` entity). */
-function presentBuildRunner(runner: NonNullable<BuildView["runner"]>) {
+/** 8.x's `Runner` entity, as a build and the runners API show one. */
+export function presentRunner(runner: NonNullable<BuildView["runner"]>) {
   return {
     id: runner.id,
     description: runner.description,
@@ -16,6 +16,12 @@ function presentBuildRunner(runner: NonNullable<BuildView["runner"]>) {
     is_shared: runner.is_shared,
     name: runner.name,
   };
+}
+
+/** A build's commit: 8.x's `RepoCommit` without the committer. */
+function buildCommit(commit: NonNullable<BuildView["commit"]>) {
+  const { committer_name: _name, committer_email: _email, ...shown } = presentCommit(commit);
+  return shown;
 }
 
 /** 8.x's `Build`: with its commit, the user it ran for (extended), its runner and artifacts file. */
@@ -38,16 +44,8 @@ export function presentBuild(
     ...(build.artifacts_file === null
       ? {}
       : { artifacts_file: { filename: build.artifacts_file, size: build.artifacts_size ?? 0 } }),
-    commit: commit && {
-      id: commit.id,
-      short_id: commit.id.slice(0, 11),
-      title: commitTitle(commit.message),
-      author_name: commit.author_name,
-      author_email: commit.author_email,
-      created_at: commit.committed_date,
-      message: commit.message,
-    },
-    runner: runner ? presentBuildRunner(runner) : null,
+    commit: commit && buildCommit(commit),
+    runner: runner ? presentRunner(runner) : null,
     pipeline: pipeline && {
       id: pipeline.id,
       sha: pipeline.sha,

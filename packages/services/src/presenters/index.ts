@@ -1,7 +1,7 @@
 // The public JSON shapes of Kiln's entities, presented from the services' views: one mapper per
 // shape, used by the REST API v3 and by the tRPC procedures served over HTTP alike.
-export { presentBuild, presentPipeline } from "./ci.js";
-export { commitTitle } from "./commits.js";
+export { presentBuild, presentPipeline, presentRunner } from "./ci.js";
+export { commitTitle, presentCommit } from "./commits.js";
 export {
   presentAuthor,
   presentGhost,
