@@ -48,13 +48,9 @@ export class LiveHub {
   async #start(): Promise<void> {
     this.#position = await this.runtime.stores.outbox.latestId();
     this.#from = this.#position;
-    // Every commit of this process that wrote outbox events wakes it, whatever raised them.
-    const stopEvents = this.runtime.events.subscribe(() => this.wake());
-    const stopCommits = this.runtime.stores.afterEventsCommitted(() => this.wake());
-    this.#stopListening = () => {
-      stopEvents();
-      stopCommits();
-    };
+    // Every commit of this process that wrote outbox events wakes it, whatever raised them (the
+    // in-process announcements come after those same commits: they would only wake it twice).
+    this.#stopListening = this.runtime.stores.afterEventsCommitted(() => this.wake());
     this.#timer = setInterval(() => this.wake(), this.#options.pollMs);
     this.#timer.unref();
     if (this.#options.listen) this.#wakeups = await this.#options.listen(() => this.wake());
