@@ -14,20 +14,29 @@ async function until(probe: () => Promise<boolean>, ms = 10_000): Promise<void> 
   }
 }
 
+type Seeded = Awaited<ReturnType<typeof seededProject>>;
+
+/** A `topic` branch one commit ahead of master, and the developer's merge request of it. */
+async function topicMergeRequest(seeded: Seeded) {
+  const { gitDir, project, developer } = seeded;
+  const topic = git(gitDir, ["commit-tree", seeded.tree, "-p", seeded.commit, "-m", "topic"]);
+  git(gitDir, ["update-ref", "refs/heads/topic", topic]);
+  const { mergeRequest: mr } = await seeded.as(developer).mergeRequests.create({
+    id: project.id,
+    source_branch: "topic",
+    target_branch: "master",
+    title: "Topic",
+  });
+  return { topic, mr };
+}
+
 describe("merge when the build succeeds, from the outbox", () => {
   const dataDir = scratchDataDirs("kiln-mwbs");
   forEachDialect((h) => {
     it("merges after a restart when the pipeline succeeded before the subscriber ran, once however often it runs", async () => {
       const seeded = await setup();
       const { runtime, project, owner, developer, gitDir } = seeded;
-      const topic = git(gitDir, ["commit-tree", seeded.tree, "-p", seeded.commit, "-m", "topic"]);
-      git(gitDir, ["update-ref", "refs/heads/topic", topic]);
-      const { mergeRequest: mr } = await seeded.as(developer).mergeRequests.create({
-        id: project.id,
-        source_branch: "topic",
-        target_branch: "master",
-        title: "Topic",
-      });
+      const { topic, mr } = await topicMergeRequest(seeded);
       const status = { id: project.id, sha: topic, ref: "topic", name: "ci" };
       await seeded.as(developer).commitStatuses.create({ ...status, state: "running" });
       const set = await seeded.as(owner).mergeRequests.accept({
@@ -72,15 +81,8 @@ describe("merge when the build succeeds, from the outbox", () => {
 
     it("gives the author a build_failed todo when the head's pipeline fails, done once it succeeds", async () => {
       const seeded = await setup();
-      const { runtime, project, owner, developer, gitDir } = seeded;
-      const topic = git(gitDir, ["commit-tree", seeded.tree, "-p", seeded.commit, "-m", "topic"]);
-      git(gitDir, ["update-ref", "refs/heads/topic", topic]);
-      const { mergeRequest: mr } = await seeded.as(developer).mergeRequests.create({
-        id: project.id,
-        source_branch: "topic",
-        target_branch: "master",
-        title: "Topic",
-      });
+      const { runtime, project, owner, developer } = seeded;
+      const { topic, mr } = await topicMergeRequest(seeded);
       const subscriber = mergeWhenBuildSucceeds(runtime);
       /** Posts a status as the owner and hands the pipeline events it raised to the subscriber. */
       const post = async (state: "failed" | "success") => {
