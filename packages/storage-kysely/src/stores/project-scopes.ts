@@ -1,9 +1,9 @@
-import type { Visibility } from "@kiln/domain";
+import { AccessLevel, type Visibility } from "@kiln/domain";
 import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from "kysely";
 import type { Database } from "../database.js";
 
 // Which projects a list draws from and who may read them, as SQL conditions: shared by the
-// project lists and by every list that spans projects (issues, merge requests, todos).
+// project lists (`inScope`) and by every list that spans projects (issues, merge requests, todos).
 
 /** Which projects a list draws from. */
 export type ProjectScope =
@@ -126,4 +126,58 @@ export function readableBy(eb: ProjectsEb, reader: ProjectReader, minLevel = 0) 
     eb("visibility_level", ">=", reader.external ? 20 : 10),
     eb("id", "in", memberProjectIds(eb, reader.userId, minLevel)),
   ]);
+}
+
+/** `query` of projects narrowed to those `scope` draws from (as far as its reader may read them). */
+export function inScope<O>(
+  query: SelectQueryBuilder<Database, "projects", O>,
+  scope: ProjectScope,
+): SelectQueryBuilder<Database, "projects", O> {
+  let scoped = query;
+  switch (scope.kind) {
+    case "all":
+      break;
+    case "member":
+      scoped = scoped.where("id", "in", (eb) => memberProjectIds(eb, scope.userId));
+      break;
+    case "owned":
+      scoped = scoped.where("namespace_id", "in", (eb) =>
+        eb
+          .selectFrom("namespaces")
+          .select("id")
+          .where("owner_id", "=", scope.userId)
+          .where("kind", "=", "user")
+          .unionAll(
+            eb
+              .selectFrom("group_members")
+              .select("group_id as id")
+              .where("user_id", "=", scope.userId)
+              .where("access_level", "=", AccessLevel.OWNER),
+          ),
+      );
+      break;
+    case "starred":
+      scoped = scoped
+        .where("id", "in", (eb) =>
+          eb.selectFrom("project_stars").select("project_id").where("user_id", "=", scope.userId),
+        )
+        .where((eb) => readableBy(eb, scope));
+      break;
+    case "visible":
+      scoped = scoped.where((eb) => readableBy(eb, scope));
+      break;
+    case "namespace":
+    case "sharedWith": {
+      scoped =
+        scope.kind === "namespace"
+          ? scoped.where("namespace_id", "=", scope.namespaceId)
+          : scoped.where("id", "in", (eb) =>
+              eb.selectFrom("project_group_links").select("project_id").where("group_id", "=", scope.groupId),
+            );
+      const viewer = scope.viewer;
+      if (viewer) scoped = scoped.where((eb) => readableBy(eb, viewer));
+      break;
+    }
+  }
+  return scoped;
 }

@@ -1,5 +1,4 @@
 import type { AccessSources, Page, PageRequest, Project, Visibility } from "@kiln/domain";
-import { AccessLevel } from "@kiln/domain";
 import { type Insertable, type Kysely, sql } from "kysely";
 import type { Database, ProjectsTable } from "../database.js";
 import { guardConstraints, guardUnique } from "../errors.js";
@@ -14,13 +13,13 @@ import {
   ReusedStatement,
   withBooleans,
 } from "../queries.js";
+import { accessSourcesOf, accessSourcesOfMany } from "./project-access.js";
 import {
-  memberProjectIds,
+  inScope,
   ordered,
   type ProjectFilter,
   type ProjectOrder,
   type ProjectScope,
-  readableBy,
 } from "./project-scopes.js";
 
 const BOOLEANS = [
@@ -63,51 +62,6 @@ const allSelected: Unselected extends never ? true : never = true;
 void allSelected;
 
 const toProject = (row: Record<string, unknown>): Project => withBooleans<Project>(row, BOOLEANS);
-
-/** A user's levels on projects, as {@link levelColumns} reads them. */
-interface AccessLevelsRow {
-  project_level: number | null;
-  group_level: number | null;
-  shared_level: number | null;
-}
-
-/**
- * A user's levels on a project (its id and namespace id: values or columns) as three columns: as
- * its member, as a member of its group, and through the groups it is shared with (capped by each
- * share's level).
- */
-const levelColumns = (userId: number, projectId: unknown, namespaceId: unknown) => sql`
-  (select access_level from project_members where project_id = ${projectId} and user_id = ${userId}) as project_level,
-  (select access_level from group_members where group_id = ${namespaceId} and user_id = ${userId}) as group_level,
-  (select max(case when gm.access_level < l.group_access then gm.access_level else l.group_access end)
-     from project_group_links l join group_members gm on gm.group_id = l.group_id
-    where l.project_id = ${projectId} and gm.user_id = ${userId}) as shared_level`;
-
-/** A user's levels on one project: on the path of every project route. */
-const ACCESS_LEVELS = new ReusedStatement(
-  (db, userId: number, project: Pick<Project, "id" | "namespace_id">) =>
-    sql<AccessLevelsRow>`select ${levelColumns(userId, project.id, project.namespace_id)}`.compile(db),
-  (userId, project) => [project.id, userId, project.namespace_id, userId, project.id, userId],
-);
-
-/** A user's levels on many projects, by project id. */
-const accessLevelsOf = (userId: number, projectIds: readonly number[]) =>
-  sql<AccessLevelsRow & { id: number }>`
-    select p.id, ${levelColumns(userId, sql.ref("p.id"), sql.ref("p.namespace_id"))}
-    from projects p where p.id in (${sql.join([...new Set(projectIds)])})`;
-
-/** Where access comes from, from the levels {@link levelColumns} reads. */
-function accessSourcesFrom(levels: AccessLevelsRow | undefined, ownsNamespace: boolean): AccessSources {
-  const shared = levels?.shared_level ?? null;
-  return {
-    ownsNamespace,
-    projectMember: (levels?.project_level ?? null) as AccessLevel | null,
-    groupMember: (levels?.group_level ?? null) as AccessLevel | null,
-    // The share is already capped in SQL: report it as a share of itself.
-    shares:
-      shared === null ? [] : [{ memberLevel: shared as AccessLevel, groupAccess: shared as AccessLevel }],
-  };
-}
 
 /** A project by id: on the path of every project route, so compiled once (see ReusedStatement). */
 const PROJECT_BY_ID = new ReusedStatement(
@@ -350,27 +304,24 @@ export class ProjectStore {
    * membership of the project's group, and their levels in groups the project is shared with,
    * each capped at the share.
    */
-  async accessSources(
+  accessSources(
     userId: number,
     project: Pick<Project, "id" | "namespace_id">,
     ownsNamespace: boolean,
   ): Promise<AccessSources> {
-    const [levels] = (await this.db.executeQuery(ACCESS_LEVELS.compile(this.db, userId, project))).rows;
-    return accessSourcesFrom(levels, ownsNamespace);
+    return accessSourcesOf(this.db, userId, project, ownsNamespace);
   }
 
   /**
    * {@link accessSources} for many projects in one query; `ownsNamespace` says which of them are
    * in the user's own namespace.
    */
-  async accessSourcesOfMany(
+  accessSourcesOfMany(
     userId: number,
     projectIds: readonly number[],
     ownsNamespace: (projectId: number) => boolean,
   ): Promise<Map<number, AccessSources>> {
-    if (projectIds.length === 0) return new Map();
-    const { rows } = await accessLevelsOf(userId, projectIds).execute(this.db);
-    return new Map(rows.map((row) => [row.id, accessSourcesFrom(row, ownsNamespace(row.id))]));
+    return accessSourcesOfMany(this.db, userId, projectIds, ownsNamespace);
   }
 
   /** One page of projects from a scope, filtered and ordered. */
@@ -380,55 +331,7 @@ export class ProjectStore {
     order: ProjectOrder,
     page: PageRequest,
   ): Promise<Page<Project>> {
-    let query = this.select();
-    switch (scope.kind) {
-      case "all":
-        break;
-      case "member":
-        query = query.where("id", "in", (eb) => memberProjectIds(eb, scope.userId));
-        break;
-      case "owned":
-        query = query.where("namespace_id", "in", (eb) =>
-          eb
-            .selectFrom("namespaces")
-            .select("id")
-            .where("owner_id", "=", scope.userId)
-            .where("kind", "=", "user")
-            .unionAll(
-              eb
-                .selectFrom("group_members")
-                .select("group_id as id")
-                .where("user_id", "=", scope.userId)
-                .where("access_level", "=", AccessLevel.OWNER),
-            ),
-        );
-        break;
-      case "starred":
-        query = query
-          .where("id", "in", (eb) =>
-            eb.selectFrom("project_stars").select("project_id").where("user_id", "=", scope.userId),
-          )
-          .where((eb) => readableBy(eb, scope));
-        break;
-      case "visible":
-        query = query.where((eb) => readableBy(eb, scope));
-        break;
-      case "namespace":
-      case "sharedWith": {
-        query =
-          scope.kind === "namespace"
-            ? query.where("namespace_id", "=", scope.namespaceId)
-            : query.where("id", "in", (eb) =>
-                eb
-                  .selectFrom("project_group_links")
-                  .select("project_id")
-                  .where("group_id", "=", scope.groupId),
-              );
-        const viewer = scope.viewer;
-        if (viewer) query = query.where((eb) => readableBy(eb, viewer));
-        break;
-      }
-    }
+    let query = inScope(this.select(), scope);
     if (filter.archived !== undefined) query = query.where("archived", "=", flag(filter.archived));
     if (filter.visibility !== undefined) query = query.where("visibility_level", "=", filter.visibility);
     if (filter.search) {
