@@ -31,6 +31,7 @@ import {
   openDatabase,
   Stores,
 } from "@kiln/storage-kysely";
+import { createWebHandler, isWebRequest, type WebHandler } from "@kiln/web";
 import { type Config, ConfigError } from "./config.js";
 import { ensureDataDir, loadOrCreateSecretKey } from "./data-dir.js";
 import { startEmbeddedRunner } from "./embedded-runner.js";
@@ -88,14 +89,16 @@ export interface Surfaces {
   runner: MountHandler;
   uploads: MountHandler;
   git: MountHandler;
+  web: MountHandler;
 }
 
 /**
  * The front door's table, first match wins: the REST API v3 under `/api/v3`; the services'
  * public tRPC router under `/api/trpc`; the runners' API under `/ci/api/v1`; reads of uploads
  * (`GET` and `HEAD` of `/<namespace>/<project>/uploads/<secret>/<file name>`); git's smart HTTP
- * (`GET …/info/refs`, `POST …/git-upload-pack|git-receive-pack`). A new surface (`/oauth`, web
- * pages) is one more row; one that claims paths these take goes first.
+ * (`GET …/info/refs`, `POST …/git-upload-pack|git-receive-pack`); last, the web surface's exact
+ * paths (`/oauth/…`, the sign-in and profile pages). A new surface is one more row; one that
+ * claims paths these take goes first.
  */
 export function mountTable(surfaces: Surfaces): Mount[] {
   return [
@@ -104,6 +107,7 @@ export function mountTable(surfaces: Surfaces): Mount[] {
     { name: "runner_api", matches: under(RUNNER_API_PREFIX), handler: surfaces.runner },
     { name: "uploads", matches: isUploadRequest, handler: surfaces.uploads },
     { name: "git", matches: isGitRequest, handler: surfaces.git },
+    { name: "web", matches: isWebRequest, handler: surfaces.web },
   ];
 }
 
@@ -158,6 +162,7 @@ async function serveBackend(
   // listen callback, before any request can be dispatched.
   let api: RestHandler | undefined;
   let runner: RestHandler | undefined;
+  let web: WebHandler | undefined;
   // One push gate per process: its socket and hook live in a private dir under the system tmp,
   // which must stay short (a Unix socket path holds at most 107 bytes).
   const runtimeDir = tmpdir().length > 64 ? "/tmp" : tmpdir();
@@ -180,6 +185,7 @@ async function serveBackend(
     runner: (req, res) => (runner as RestHandler)(req, res),
     uploads: createUploadsHandler(runtime),
     git: createGitHttpHandler({ runtime, gate, log }),
+    web: (req, res) => (web as WebHandler)(req, res),
   });
   const server = createHttpServer(mounts, log);
   await new Promise<void>((resolve, reject) => {
@@ -191,6 +197,7 @@ async function serveBackend(
   const baseUrl = config.baseUrl ?? `http://localhost:${port}`;
   runtime.baseUrl = baseUrl;
   api = createRestHandler({ runtime, baseUrl, onInternalError: logInternalError });
+  web = createWebHandler({ runtime, baseUrl });
   runner = createRunnerApiHandler({
     runtime,
     baseUrl,

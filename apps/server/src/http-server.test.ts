@@ -29,6 +29,7 @@ beforeAll(async () => {
       runner: answering("runner_api"),
       uploads: answering("uploads"),
       git: answering("git"),
+      web: answering("web"),
     }),
     {
       name: "throws",

@@ -1,0 +1,1 @@
+export { default } from "@kiln/vitest-config";
