@@ -19,7 +19,7 @@
  */
 
 /** A member of a project or group with their user, as the member operations answer. */
-export type { Member } from "@kiln/storage-kysely";
+export type { Member, WebSession } from "@kiln/storage-kysely";
 export type { BasicCredentials } from "./auth/basic-credentials.js";
 export {
   actorOf,

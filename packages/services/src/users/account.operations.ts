@@ -1,8 +1,9 @@
 import { badRequest, invalid } from "@kiln/domain";
 import { ChangeOwnPasswordInput, NoInput, UpdateOwnProfileInput } from "@kiln/schemas";
-import { mutation } from "../operation.js";
+import { mutation, query } from "../operation.js";
 import { generateToken, tokenDigest } from "../security/tokens.js";
 import { patchUser } from "./accounts.js";
+import { privateTokenOf } from "./private-token.js";
 
 /** What signed-in users change of their own account: name and email, password, private token. */
 export const account = {
@@ -34,6 +35,9 @@ export const account = {
     runtime.userChanged(userId);
     return true;
   }),
+
+  /** The caller's private token (the account page shows it). */
+  privateToken: query("signed_in", NoInput, (ctx) => privateTokenOf(ctx, ctx.actor.user.id)),
 
   /** Gives the caller a new private token, answered once here; the old one stops working at once. */
   resetPrivateToken: mutation("signed_in", NoInput, async (ctx) => {
