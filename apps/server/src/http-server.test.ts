@@ -86,7 +86,8 @@ describe("the front door's mount table", () => {
       ["GET", "/alice/app.git/info/refs?service=git-upload-pack", "git"],
       ["POST", "/alice/app.git/git-receive-pack", "git"],
       ["GET", "/alice/app.git/git-receive-pack", 404],
-      ["GET", "/", 404],
+      ["GET", "/", "web"],
+      ["GET", "/nowhere", 404],
     ];
     for (const [method, path, expected] of cases) {
       expect(await servedBy(method, path), `${method} ${path}`).toBe(expected);

@@ -51,7 +51,7 @@ onEachDatabase("project uploads", (ctx) => {
   ) {
     const form = new FormData();
     form.append("description", "ignored");
-    form.append(field, new Blob([content]), filename);
+    form.append(field, new Blob([content as BlobPart]), filename);
     const headers: Record<string, string> = token === null ? {} : { "PRIVATE-TOKEN": token };
     const res = await fetch(`${origin()}/api/v3/projects/${project.id}/uploads`, {
       method: "POST",

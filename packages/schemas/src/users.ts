@@ -50,6 +50,18 @@ export type CreateUserInput = z.infer<typeof CreateUserInput>;
 export const UpdateUserInput = z.object({ id: Id, ...z.object(ProfileFields).partial().shape });
 export type UpdateUserInput = z.infer<typeof UpdateUserInput>;
 
+/** A user changing their own name and email (the account page); validated as `PUT /users/:id`. */
+export const UpdateOwnProfileInput = z.object(ProfileFields).pick({ name: true, email: true }).partial();
+export type UpdateOwnProfileInput = z.infer<typeof UpdateOwnProfileInput>;
+
+/** A user changing their own password, proving the current one. */
+export const ChangeOwnPasswordInput = z.object({
+  current_password: z.string(),
+  password: Password,
+  password_confirmation: z.string(),
+});
+export type ChangeOwnPasswordInput = z.infer<typeof ChangeOwnPasswordInput>;
+
 /** `GET /users`. */
 export const ListUsersInput = PaginationParams.extend({
   search: z.string().optional(),

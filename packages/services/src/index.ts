@@ -19,7 +19,7 @@
  */
 
 /** A member of a project or group with their user, as the member operations answer. */
-export type { Member } from "@kiln/storage-kysely";
+export type { Member, WebSession } from "@kiln/storage-kysely";
 export type { BasicCredentials } from "./auth/basic-credentials.js";
 export {
   actorOf,
@@ -31,6 +31,7 @@ export {
 } from "./auth/credentials.js";
 export { applySudo, identifyToken } from "./auth/identify.js";
 export { auth } from "./auth/operations.js";
+export { verifyPassword } from "./auth/password.js";
 export { session } from "./auth/session.operations.js";
 export { ensureRootUser, type RootBootstrap } from "./bootstrap.js";
 export {
@@ -148,4 +149,13 @@ export { tokens } from "./tokens/operations.js";
 export { trpcErrorOf } from "./trpc.js";
 export { LEFTOVER_AGE_MS, type ReclaimedUploads, reclaimUploadLeftovers } from "./uploads/leftovers.js";
 export { attachmentLimitBytes, type LocatedUpload, uploads } from "./uploads/operations.js";
+export { account } from "./users/account.operations.js";
 export { type UserView, users } from "./users/operations.js";
+export { webSessions } from "./web-sessions/operations.js";
+export {
+  endWebSession,
+  type ResumedWebSession,
+  resumeWebSession,
+  startWebSession,
+  webSessionLifetimeMs,
+} from "./web-sessions/sessions.js";

@@ -30,10 +30,13 @@ import { todos } from "./todos/operations.js";
 import { tokens } from "./tokens/operations.js";
 import { createCallerFactory, proceduresOf, router } from "./trpc.js";
 import { uploads } from "./uploads/operations.js";
+import { account } from "./users/account.operations.js";
 import { users } from "./users/operations.js";
+import { webSessions } from "./web-sessions/operations.js";
 
 /** Every use case of Kiln as a tRPC router, one procedure per operation. */
 export const appRouter = router({
+  account: router(proceduresOf(account)),
   auth: router(proceduresOf(auth)),
   builds: router(proceduresOf(builds)),
   pipelines: router(proceduresOf(pipelines)),
@@ -68,6 +71,7 @@ export const appRouter = router({
   uploads: router(proceduresOf(uploads)),
   users: router(proceduresOf(users)),
   variables: router(proceduresOf(variables)),
+  webSessions: router(proceduresOf(webSessions)),
 });
 
 /** The router's type, for typed clients. */

@@ -20,6 +20,7 @@ import type {
   CiVariablesTable,
 } from "./database-ci.js";
 import type { HookDeliveriesTable, SystemHooksTable } from "./database-hooks.js";
+import type { WebSessionsTable } from "./database-web.js";
 
 export type {
   CiBuildsTable,
@@ -30,6 +31,7 @@ export type {
   CiVariablesTable,
 } from "./database-ci.js";
 export type { HookDeliveriesTable, SystemHooksTable } from "./database-hooks.js";
+export type { WebSessionsTable } from "./database-web.js";
 
 /**
  * How an entity is stored: booleans become 0/1 integers so one schema serves SQLite and
@@ -360,4 +362,5 @@ export interface Database {
   ci_runner_projects: CiRunnerProjectsTable;
   ci_variables: CiVariablesTable;
   ci_triggers: CiTriggersTable;
+  web_sessions: WebSessionsTable;
 }

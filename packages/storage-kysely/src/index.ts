@@ -91,4 +91,5 @@ export type { NewSystemHook, SystemHookStore } from "./stores/system-hooks.js";
 export type { NewTodo, TodoFilter, TodoStore, TodoTarget } from "./stores/todos.js";
 export type { NewUpload, UploadStore } from "./stores/uploads.js";
 export type { NewUser, UserFilter, UserPatch } from "./stores/users.js";
+export type { NewWebSession, WebSession, WebSessionStore } from "./stores/web-sessions.js";
 export { Stores } from "./stores.js";

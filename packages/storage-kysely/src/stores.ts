@@ -30,6 +30,7 @@ import { TodoStore } from "./stores/todos.js";
 import { PersonalAccessTokenStore } from "./stores/tokens.js";
 import { UploadStore } from "./stores/uploads.js";
 import { UserStore } from "./stores/users.js";
+import { WebSessionStore } from "./stores/web-sessions.js";
 
 /**
  * Every store, bound to one connection or one transaction. Use cases reach the database only
@@ -70,6 +71,7 @@ export class Stores {
   readonly ciRunners: CiRunnerStore;
   readonly ciVariables: CiVariableStore;
   readonly ciTriggers: CiTriggerStore;
+  readonly webSessions: WebSessionStore;
 
   constructor(readonly db: Kysely<Database>) {
     this.users = new UserStore(db);
@@ -105,6 +107,7 @@ export class Stores {
     this.ciRunners = new CiRunnerStore(db);
     this.ciVariables = new CiVariableStore(db);
     this.ciTriggers = new CiTriggerStore(db);
+    this.webSessions = new WebSessionStore(db);
   }
 
   /**

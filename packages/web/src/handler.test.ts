@@ -8,9 +8,12 @@ import { createWebHandler, isWebRequest } from "./handler.js";
 // Paths the web surface does not serve must fall through to the front door's other surfaces.
 describe("the web surface's table", () => {
   it("claims none of the API's, git's or a project's paths", () => {
-    for (const path of ["/api/v3/user", "/root/project.git/info/refs", "/root/project", "/"]) {
+    for (const path of ["/api/v3/user", "/root/project.git/info/refs", "/root/project"]) {
       expect(isWebRequest("GET", path)).toBe(false);
     }
+    // `/` is the web's: it leads to the profile or to sign-in.
+    expect(isWebRequest("GET", "/")).toBe(true);
+    expect(isWebRequest("POST", "/")).toBe(false);
   });
 });
 

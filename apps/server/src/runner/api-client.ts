@@ -204,7 +204,9 @@ export class RunnerApi {
       response = await fetch(`${this.base}${path}`, {
         method,
         headers: { ...headers, ...request.headers },
-        body: body ?? null,
+        // As BodyInit: type-checked with the DOM's lib too (the web pages' JSX), whose BodyInit
+        // takes no Uint8Array over a SharedArrayBuffer; ours never is one.
+        body: (body ?? null) as BodyInit | null,
         signal: request.signal ?? null,
       });
     } catch (error) {

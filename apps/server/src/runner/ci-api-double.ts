@@ -124,7 +124,7 @@ export class CiApiDouble {
       const form = await new Request("http://double", {
         method: "POST",
         headers: { "content-type": String(req.headers["content-type"]) },
-        body,
+        body: body as BodyInit,
       }).formData();
       const file = form.get("file");
       if (!(file instanceof File))

@@ -1,14 +1,6 @@
-import {
-  badRequest,
-  conflict,
-  creationRights,
-  mapPage,
-  notFound,
-  pageRequest,
-  type User,
-} from "@kiln/domain";
+import { badRequest, creationRights, mapPage, notFound, pageRequest, type User } from "@kiln/domain";
 import { CreateUserInput, ListUsersInput, NoInput, UpdateUserInput, UserIdInput } from "@kiln/schemas";
-import { type Stores, UniqueViolation, type UserPatch } from "@kiln/storage-kysely";
+import type { UserPatch } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
 import { recordDomainEvent } from "../domain-events.js";
 import { userSystemEvent } from "../hooks/payloads/system.js";
@@ -16,6 +8,7 @@ import { mutation, query } from "../operation.js";
 import { destroyNamespaceProjects } from "../projects/namespace-removal.js";
 import { generateToken, tokenDigest } from "../security/tokens.js";
 import { removeProjectFiles } from "../storage-files.js";
+import { asTaken, ensureAvailable, loadUser, patchUser } from "./accounts.js";
 import { privateTokenOf } from "./private-token.js";
 
 /** A user as the caller may see them: administrators see every field, others the public ones. */
@@ -26,44 +19,6 @@ export interface UserView {
 }
 
 const canSeeEverything = (ctx: Context): boolean => ctx.system || Boolean(ctx.actor?.user.is_admin);
-
-async function loadUser(stores: Stores, id: number): Promise<User> {
-  const user = await stores.users.findById(id);
-  if (!user) throw notFound("user");
-  return user;
-}
-
-/** Refuses a username or email already in use by someone else (usernames share the namespace path space). */
-async function ensureAvailable(
-  stores: Stores,
-  fields: { username?: string | undefined; email?: string | undefined },
-  self?: User,
-): Promise<void> {
-  if (fields.username !== undefined && fields.username.toLowerCase() !== self?.username.toLowerCase()) {
-    const ownNamespace = self ? await stores.namespaces.findForUser(self.id) : undefined;
-    if (await stores.namespaces.pathTaken(fields.username, ownNamespace?.id)) {
-      throw conflict({ reason: "username_taken" });
-    }
-  }
-  if (fields.email !== undefined) {
-    const holder = await stores.users.findByEmail(fields.email);
-    if (holder && holder.id !== self?.id) throw conflict({ reason: "email_taken" });
-  }
-}
-
-/**
- * Rethrows a unique violation of a write that raced another (two creations of one username at
- * once on PostgreSQL both pass {@link ensureAvailable} before either commits) as the conflict
- * that check answers now that the winner has committed.
- */
-async function asTaken(
-  stores: Stores,
-  error: unknown,
-  fields: Parameters<typeof ensureAvailable>[1],
-): Promise<never> {
-  if (error instanceof UniqueViolation) await ensureAvailable(stores, fields);
-  throw error;
-}
 
 async function setState(ctx: Context, id: number, state: User["state"]): Promise<true> {
   const user = await ctx.runtime.stores.users.update(id, { state });
@@ -153,23 +108,10 @@ export const users = {
     if (Object.keys(fields).length === 0 && password === undefined && admin === undefined) {
       throw badRequest({ reason: "no_attributes" });
     }
-    const { runtime } = ctx;
     const patch: UserPatch = { ...fields };
     if (admin !== undefined) patch.is_admin = admin;
-    if (password !== undefined) patch.password_hash = await runtime.passwords.hash(password);
-    const updated = await runtime.stores.transaction(async (tx) => {
-      const current = await loadUser(tx, id);
-      await ensureAvailable(tx, fields, current);
-      if (patch.external ?? current.external) Object.assign(patch, creationRights(true, current));
-      const user = await tx.users.update(id, patch);
-      if (!user) throw notFound("user");
-      if (user.username !== current.username || user.name !== current.name) {
-        await tx.namespaces.renameForUser(id, user.username, user.name);
-      }
-      return user;
-    });
-    runtime.userChanged(id);
-    return updated;
+    if (password !== undefined) patch.password_hash = await ctx.runtime.passwords.hash(password);
+    return patchUser(ctx, id, patch);
   }),
 
   /**

@@ -130,6 +130,16 @@ export class UserStore {
     return row?.private_token_sealed;
   }
 
+  /** Gives the user a new private token (its digest and sealed form); the old one stops working. */
+  async replacePrivateToken(id: number, token: { digest: string; sealed: string }): Promise<boolean> {
+    const result = await this.db
+      .updateTable("users")
+      .set({ private_token_digest: token.digest, private_token_sealed: token.sealed, updated_at: now() })
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   /** Creates the account; raises UniqueViolation if the username, email or token is taken. */
   async create(user: NewUser): Promise<User> {
     const at = now();

@@ -1,4 +1,19 @@
 import type { WebRoute } from "../route.js";
+import { adminRoutes } from "./admin-settings.js";
+import { accountRoutes } from "./profile/account.js";
+import { keyRoutes } from "./profile/keys.js";
+import { sessionRoutes } from "./profile/sessions.js";
+import { tokenRoutes } from "./profile/tokens.js";
+import { signInRoutes } from "./sign-in.js";
+import { stylesheetRoute } from "./stylesheet.js";
 
 /** The server-rendered pages: sign-in, the profile, the admin area, and their stylesheet. */
-export const pageRoutes: WebRoute[] = [];
+export const pageRoutes: WebRoute[] = [
+  stylesheetRoute,
+  ...signInRoutes,
+  ...accountRoutes,
+  ...tokenRoutes,
+  ...keyRoutes,
+  ...sessionRoutes,
+  ...adminRoutes,
+];
