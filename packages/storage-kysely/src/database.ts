@@ -20,6 +20,11 @@ import type {
   CiVariablesTable,
 } from "./database-ci.js";
 import type { HookDeliveriesTable, SystemHooksTable } from "./database-hooks.js";
+import type {
+  OAuthAccessGrantsTable,
+  OAuthAccessTokensTable,
+  OAuthApplicationsTable,
+} from "./database-oauth.js";
 
 export type {
   CiBuildsTable,
@@ -30,6 +35,11 @@ export type {
   CiVariablesTable,
 } from "./database-ci.js";
 export type { HookDeliveriesTable, SystemHooksTable } from "./database-hooks.js";
+export type {
+  OAuthAccessGrantsTable,
+  OAuthAccessTokensTable,
+  OAuthApplicationsTable,
+} from "./database-oauth.js";
 
 /**
  * How an entity is stored: booleans become 0/1 integers so one schema serves SQLite and
@@ -71,6 +81,8 @@ export interface PersonalAccessTokensTable {
   revoked: number;
   created_at: string;
   expires_at: string | null;
+  /** Space-separated; `api` for tokens from before scopes. */
+  scopes: Generated<string>;
 }
 
 /** `ssh_keys`: public keys of users. */
@@ -360,4 +372,7 @@ export interface Database {
   ci_runner_projects: CiRunnerProjectsTable;
   ci_variables: CiVariablesTable;
   ci_triggers: CiTriggersTable;
+  oauth_applications: OAuthApplicationsTable;
+  oauth_access_grants: OAuthAccessGrantsTable;
+  oauth_access_tokens: OAuthAccessTokensTable;
 }
