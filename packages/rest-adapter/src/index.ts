@@ -22,7 +22,7 @@ export {
 export { errorReply } from "./errors.js";
 export { API_PREFIX, createRestHandler, type RestHandler, type RestOptions, type Served } from "./handler.js";
 export { paginationHeaders } from "./pagination.js";
-export { DEFAULT_BODY_LIMIT, drainBeforeAnswer } from "./request/body.js";
+export { BodyError, DEFAULT_BODY_LIMIT, drainBeforeAnswer, readBodyParams } from "./request/body.js";
 export type { Method, PresentContext, RawBody, Reply, Route } from "./route.js";
 export { v3Routes } from "./routes/index.js";
 export { createRunnerApiHandler, RUNNER_API_PREFIX, type RunnerApiOptions } from "./runner-api/handler.js";

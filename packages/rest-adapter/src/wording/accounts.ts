@@ -10,7 +10,8 @@ export const authWording: Wording<AuthFailure> = {
     "Insufficient scope: this token may only read the user's account (GET /user); use a token with the api scope",
   ),
   oauth_invalid_client: () => "400 (Bad request) unknown OAuth client",
-  oauth_invalid_redirect_uri: () => "400 (Bad request) the redirect URI is not registered for this application",
+  oauth_invalid_redirect_uri: () =>
+    "400 (Bad request) the redirect URI is not registered for this application",
   oauth_applications_disabled: forbiddenBecause("Only administrators may register OAuth applications"),
 };
 
