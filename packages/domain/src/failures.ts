@@ -14,7 +14,15 @@ export type FieldErrors = Record<string, string[]>;
 export type AuthFailure =
   | { kind: "forbidden"; reason: "sudo_requires_admin" }
   | { kind: "not_found"; reason: "sudo_target_unknown"; target: string }
-  | { kind: "forbidden"; reason: "password_sign_in_disabled" };
+  | { kind: "forbidden"; reason: "password_sign_in_disabled" }
+  /** The token's scopes do not cover the operation (a `read_user` token anywhere but `GET /user`). */
+  | { kind: "forbidden"; reason: "insufficient_scope" }
+  /** OAuth's authorize step: no application has this client id (never redirected back). */
+  | { kind: "bad_request"; reason: "oauth_invalid_client" }
+  /** OAuth's authorize step: the redirect URI is not one the application registered (never redirected to). */
+  | { kind: "bad_request"; reason: "oauth_invalid_redirect_uri" }
+  /** The `user_oauth_applications` setting is off: only administrators register applications. */
+  | { kind: "forbidden"; reason: "oauth_applications_disabled" };
 
 /** Requests refused before any use case runs, and parameters no use case could read. */
 export type RequestFailure =

@@ -16,6 +16,7 @@ export * from "./merge-requests.js";
 export * from "./milestones.js";
 export * from "./naming.js";
 export * from "./notes.js";
+export * from "./oauth.js";
 export * from "./pagination.js";
 export * from "./permissions.js";
 export * from "./project.js";

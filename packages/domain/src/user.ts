@@ -62,6 +62,8 @@ export interface PersonalAccessToken {
   revoked: boolean;
   created_at: string;
   expires_at: string | null;
+  /** What it may do: `api` (everything), or `read_user` (read the account only). */
+  scopes: string[];
 }
 
 /** The creation rights of an account: how many personal projects, and whether groups. */

@@ -36,8 +36,7 @@ export async function identifyCaller(
 /**
  * Authenticates a request: the user its credentials name ({@link API_CREDENTIALS}), then `sudo`
  * on top (checked as the real user, who must be an administrator). Missing or unusable
- * credentials are a 401. OAuth bearer tokens are not issued yet, so a request carrying only one
- * is refused like one carrying nothing.
+ * credentials are a 401.
  *
  * It calls the services' identity functions directly rather than through tRPC: this runs on
  * every request, and a tRPC call costs more than a cached lookup.

@@ -44,10 +44,12 @@ describe("the API's credentials", () => {
     expect(read("/user", {}, { private_token: { token: "a" } })).toEqual(unreadable);
   });
 
-  it("reads neither Basic nor Bearer credentials", () => {
+  it("reads no Basic credentials, and an OAuth token from access_token or Bearer after the private token", () => {
     expect(read("/user", { authorization: basic("root:password123") })).toBeNull();
-    expect(read("/user", { authorization: "Bearer abc" })).toBeNull();
-    expect(read("/user?access_token=abc")).toBeNull();
+    expect(read("/user", { authorization: "Bearer abc" })).toEqual({ kind: "oauth_bearer", token: "abc" });
+    expect(read("/user?access_token=abc")).toEqual({ kind: "oauth_bearer", token: "abc" });
+    expect(read("/user?access_token[]=abc")).toEqual(unreadable);
+    expect(read("/user?private_token=a&access_token=b")).toEqual(token("a", "private_token_param"));
   });
 });
 
@@ -57,12 +59,14 @@ describe("tRPC's credentials", () => {
 
   it("reads the PRIVATE-TOKEN header, else an Authorization: Bearer token", () => {
     expect(read("/api/trpc/users.me", { "private-token": "a" })).toEqual(token("a", "private_token_header"));
-    expect(read("/api/trpc/users.me", { authorization: "Bearer abc.DEF-1_2~3+4/5==" })).toEqual(
-      token("abc.DEF-1_2~3+4/5==", "authorization_bearer"),
-    );
-    expect(read("/api/trpc/users.me", { authorization: "bearer  abc " })).toEqual(
-      token("abc", "authorization_bearer"),
-    );
+    expect(read("/api/trpc/users.me", { authorization: "Bearer abc.DEF-1_2~3+4/5==" })).toEqual({
+      kind: "oauth_bearer",
+      token: "abc.DEF-1_2~3+4/5==",
+    });
+    expect(read("/api/trpc/users.me", { authorization: "bearer  abc " })).toEqual({
+      kind: "oauth_bearer",
+      token: "abc",
+    });
     expect(read("/api/trpc/users.me", { "private-token": "a", authorization: "Bearer b" })).toEqual(
       token("a", "private_token_header"),
     );
@@ -116,6 +120,10 @@ describe("git's HTTP Basic credentials", () => {
       username: "a",
       password: "b",
     });
+  });
+
+  it("takes the password of oauth2 for an OAuth access token", () => {
+    expect(read(basic("oauth2:tok"))).toEqual({ kind: "oauth_bearer", token: "tok" });
   });
 
   it("has no credentials without the header or for another scheme, and unreadable ones otherwise", () => {

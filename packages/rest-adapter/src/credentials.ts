@@ -1,5 +1,9 @@
 import type { IncomingMessage } from "node:http";
 import { BUILD_TOKEN_USER, type Credentials } from "@kiln/services";
+
+/** The user name git sends with an OAuth access token as the password (GitLab's). */
+export const OAUTH_TOKEN_USER = "oauth2";
+
 import type { Params } from "./request/params.js";
 
 /**
@@ -24,18 +28,21 @@ export interface CredentialRules {
    */
   basic: boolean;
   /**
-   * Whether `Authorization: Bearer <token>` is read, after the `PRIVATE-TOKEN` header. The token is
-   * a private token or personal access token today; OAuth access tokens will arrive the same way
-   * and be told apart by `identifyActor`, not here.
+   * Whether an OAuth access token is read from `Authorization: Bearer <token>` (and, where
+   * `privateToken` is `params`, the `access_token` parameter), after the private token. A private
+   * token or personal access token sent there works too: `identifyActor` tells them apart.
    */
   bearer: boolean;
 }
 
-/** `/api/v3`: the `private_token` parameter or the `PRIVATE-TOKEN` header; `sudo` on top is the API's. */
-export const API_CREDENTIALS: CredentialRules = { privateToken: "params", basic: false, bearer: false };
+/**
+ * `/api/v3`: the `private_token` parameter or the `PRIVATE-TOKEN` header, else an OAuth token (the
+ * `access_token` parameter or `Authorization: Bearer`); `sudo` on top is the API's.
+ */
+export const API_CREDENTIALS: CredentialRules = { privateToken: "params", basic: false, bearer: true };
 /** Uploads served outside the API: `?private_token=` or the `PRIVATE-TOKEN` header; no sudo. */
 export const UPLOAD_CREDENTIALS: CredentialRules = { privateToken: "query", basic: false, bearer: false };
-/** Git over smart HTTP: HTTP Basic only. */
+/** Git over smart HTTP: HTTP Basic only (an OAuth token as the password of `oauth2`). */
 export const GIT_CREDENTIALS: CredentialRules = { privateToken: null, basic: true, bearer: false };
 /** `/api/trpc`: the `PRIVATE-TOKEN` header, else `Authorization: Bearer`; no parameter, no sudo. */
 export const TRPC_CREDENTIALS: CredentialRules = { privateToken: "header", basic: false, bearer: true };
@@ -43,8 +50,8 @@ export const TRPC_CREDENTIALS: CredentialRules = { privateToken: "header", basic
 /**
  * The credentials a request carries under `rules`, or null when it carries none (the caller is
  * anonymous, which each surface accepts or refuses). `params` are the API's merged parameters,
- * needed for `privateToken: "params"`. Where `bearer` is off (v3, uploads, git), a request carrying
- * only `Authorization: Bearer` is anonymous, as the `access_token` parameter is everywhere.
+ * needed for `privateToken: "params"`. Where `bearer` is off (uploads, git), a request carrying
+ * only `Authorization: Bearer` or `access_token` is anonymous.
  */
 export function readCredentials(
   req: IncomingMessage,
@@ -62,6 +69,9 @@ export function readCredentials(
   }
   const authorization = headerValue(req, "authorization");
   if (rules.bearer) {
+    const param = rules.privateToken === "params" ? params?.["access_token"] : undefined;
+    if (param !== undefined)
+      return typeof param === "string" ? { kind: "oauth_bearer", token: param } : { kind: "unreadable" };
     const bearer = bearerCredentials(authorization);
     if (bearer !== null) return bearer;
   }
@@ -86,7 +96,7 @@ function bearerCredentials(header: string | undefined): Credentials | null {
   if (header === undefined || !/^Bearer(\s|$)/i.test(header)) return null;
   const match = /^Bearer[ \t]+([A-Za-z0-9._~+/-]+=*)[ \t]*$/i.exec(header);
   if (!match) return { kind: "unreadable" };
-  return { kind: "token", token: match[1] as string, via: "authorization_bearer" };
+  return { kind: "oauth_bearer", token: match[1] as string };
 }
 
 /** A header's value; Node joins a repeated one with `, ` (only `set-cookie` comes as an array). */
@@ -116,5 +126,6 @@ function basicCredentials(header: string | undefined): Credentials | null {
   const username = decoded.slice(0, colon);
   const password = decoded.slice(colon + 1);
   if (username === BUILD_TOKEN_USER) return { kind: "build_token", token: password };
+  if (username === OAUTH_TOKEN_USER) return { kind: "oauth_bearer", token: password };
   return { kind: "basic", username, password };
 }

@@ -16,6 +16,7 @@ export * from "./live.js";
 export * from "./merge-requests.js";
 export * from "./milestones.js";
 export * from "./notes.js";
+export * from "./oauth.js";
 export * from "./pagination.js";
 export * from "./primitives.js";
 export * from "./project-entities.js";

@@ -95,7 +95,26 @@ export { milestones } from "./milestones/operations.js";
 export { namespaces } from "./namespaces/operations.js";
 export { issueNotes, mergeRequestComments, mergeRequestNotes } from "./notes/operations.js";
 export type { NoteView } from "./notes/views.js";
-export { type Access, invoke, type Operation, type SignedInContext } from "./operation.js";
+export { type OAuthApplicationWithSecret, oauthApplications } from "./oauth/applications.operations.js";
+export {
+  type OAuthAuthorization,
+  oauth,
+  oauthAuthorizations,
+  type PreAuthorization,
+} from "./oauth/authorize.operations.js";
+export type { IssuedToken } from "./oauth/grants.js";
+export { redirectUriMatches, redirectUriProblem } from "./oauth/redirect-uri.js";
+export {
+  type ClientCredentials,
+  exchangeToken,
+  OAuthError,
+  type OAuthErrorCode,
+  revokeToken,
+  type TokenInfo,
+  type TokenParams,
+  tokenInfo,
+} from "./oauth/token-endpoint.js";
+export { type Access, acceptingScopes, invoke, type Operation, type SignedInContext } from "./operation.js";
 export {
   type DispatcherOptions,
   OutboxDispatcher,

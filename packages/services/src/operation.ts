@@ -1,4 +1,4 @@
-import { forbidden, notFound, unauthenticated } from "@kiln/domain";
+import { forbidden, notFound, scopesAllow, unauthenticated } from "@kiln/domain";
 import { GitError } from "@kiln/git";
 import type { z } from "zod";
 import type { Actor, Context } from "./context.js";
@@ -26,6 +26,11 @@ export interface Operation<
 > {
   readonly kind: K;
   readonly access: A;
+  /**
+   * The token scopes that may run it: `api` for all but the few a narrower token may run too
+   * (see {@link acceptingScopes}).
+   */
+  readonly scopes: readonly string[];
   readonly input: S;
   // A method, not a property, so that any operation is assignable to the general type.
   run(ctx: ContextFor<A>, input: z.output<S>): Promise<O>;
@@ -45,6 +50,7 @@ function define<S extends z.ZodType, O, A extends Access, K extends "query" | "m
   return {
     kind,
     access,
+    scopes: API_SCOPE,
     input,
     run: async (ctx, value) => {
       try {
@@ -64,6 +70,16 @@ function projectGone(error: unknown): boolean {
   return GitError.is(error, "not_found") && error.subject === "repository";
 }
 
+const API_SCOPE: readonly string[] = Object.freeze(["api"]);
+
+/**
+ * The operation, also open to tokens granted one of `scopes` (such as `read_user` for the signed-in
+ * user's own account), besides `api` ones.
+ */
+export function acceptingScopes<Op extends Operation>(operation: Op, scopes: readonly string[]): Op {
+  return { ...operation, scopes: Object.freeze([...API_SCOPE, ...scopes]) };
+}
+
 /** Defines a read. */
 export const query = <S extends z.ZodType, O, A extends Access>(access: A, input: S, body: Body<S, O, A>) =>
   define("query", access, input, body);
@@ -75,8 +91,12 @@ export const mutation = <S extends z.ZodType, O, A extends Access>(
   body: Body<S, O, A>,
 ) => define("mutation", access, input, body);
 
-/** Throws unless the context may run an operation with this access rule. */
-export function checkAccess(access: Access, ctx: Context): void {
+/**
+ * Throws unless the context may run an operation with this access rule, and its credentials' scopes
+ * (by default `api`) cover it: a narrower token is refused everything else, public reads too.
+ */
+export function checkAccess(access: Access, ctx: Context, scopes: readonly string[] = API_SCOPE): void {
+  if (ctx.actor && !scopesAllow(ctx.actor.scopes, scopes)) throw forbidden({ reason: "insufficient_scope" });
   if (access === "anyone") return;
   if (access === "signed_in") {
     if (!ctx.actor) throw unauthenticated();
@@ -95,6 +115,6 @@ export function invoke<S extends z.ZodType, O, A extends Access>(
   ctx: Context,
   input: z.output<S>,
 ): Promise<O> {
-  checkAccess(operation.access, ctx);
+  checkAccess(operation.access, ctx, operation.scopes);
   return operation.run(ctx as ContextFor<A>, input);
 }

@@ -8,6 +8,7 @@ import {
   LiveEventsInput,
   MergeRequestChangesJson,
   MergeRequestJson,
+  OAuthRedirectJson,
   type PageJson,
   PipelineBuildsJson,
   PipelineJson,
@@ -24,6 +25,7 @@ import type { Context } from "./context.js";
 import { issues } from "./issues/operations.js";
 import { liveStream } from "./live/stream.js";
 import { mergeRequests } from "./merge-requests/operations.js";
+import { oauth } from "./oauth/authorize.operations.js";
 import {
   type PresentContext,
   presentBuild,
@@ -77,6 +79,15 @@ export const publicRouter = router({
     me: presentedProcedure(users.me, UserPublic, ({ user }, ctx) =>
       presentUserPublic(user, presentContext(ctx)),
     ),
+  }),
+  oauth: router({
+    /**
+     * The signed-in user approves an OAuth authorization request (the query of `/oauth/authorize`):
+     * where to send the browser, with the code or an error for the client (as the consent page does).
+     */
+    approve: presentedProcedure(oauth.approve, OAuthRedirectJson, (answer) => answer),
+    /** The signed-in user denies it: where to send the browser, with `error=access_denied`. */
+    deny: presentedProcedure(oauth.deny, OAuthRedirectJson, (answer) => answer),
   }),
   todos: router({
     /** A page of the caller's todos, newest first; pending ones unless `state` says (`GET /todos`). */

@@ -16,6 +16,8 @@ import { mergeRequests } from "./merge-requests/operations.js";
 import { milestones } from "./milestones/operations.js";
 import { namespaces } from "./namespaces/operations.js";
 import { issueNotes, mergeRequestComments, mergeRequestNotes } from "./notes/operations.js";
+import { oauthApplications } from "./oauth/applications.operations.js";
+import { oauth, oauthAuthorizations } from "./oauth/authorize.operations.js";
 import { projectLinks } from "./projects/links.operations.js";
 import { projectMembers } from "./projects/members.operations.js";
 import { projects } from "./projects/operations.js";
@@ -50,6 +52,9 @@ export const appRouter = router({
   issueNotes: router(proceduresOf(issueNotes)),
   mergeRequestNotes: router(proceduresOf(mergeRequestNotes)),
   mergeRequestComments: router(proceduresOf(mergeRequestComments)),
+  oauth: router(proceduresOf(oauth)),
+  oauthApplications: router(proceduresOf(oauthApplications)),
+  oauthAuthorizations: router(proceduresOf(oauthAuthorizations)),
   projects: router(proceduresOf(projects)),
   projectHooks: router(proceduresOf(projectHooks)),
   issues: router(proceduresOf(issues)),

@@ -21,6 +21,11 @@ import type {
 } from "./database-ci.js";
 import type { HookDeliveriesTable, SystemHooksTable } from "./database-hooks.js";
 import type { WebSessionsTable } from "./database-web.js";
+import type {
+  OAuthAccessGrantsTable,
+  OAuthAccessTokensTable,
+  OAuthApplicationsTable,
+} from "./database-oauth.js";
 
 export type {
   CiBuildsTable,
@@ -32,6 +37,11 @@ export type {
 } from "./database-ci.js";
 export type { HookDeliveriesTable, SystemHooksTable } from "./database-hooks.js";
 export type { WebSessionsTable } from "./database-web.js";
+export type {
+  OAuthAccessGrantsTable,
+  OAuthAccessTokensTable,
+  OAuthApplicationsTable,
+} from "./database-oauth.js";
 
 /**
  * How an entity is stored: booleans become 0/1 integers so one schema serves SQLite and
@@ -73,6 +83,8 @@ export interface PersonalAccessTokensTable {
   revoked: number;
   created_at: string;
   expires_at: string | null;
+  /** Space-separated; `api` for tokens from before scopes. */
+  scopes: Generated<string>;
 }
 
 /** `ssh_keys`: public keys of users. */
@@ -363,4 +375,7 @@ export interface Database {
   ci_variables: CiVariablesTable;
   ci_triggers: CiTriggersTable;
   web_sessions: WebSessionsTable;
+  oauth_applications: OAuthApplicationsTable;
+  oauth_access_grants: OAuthAccessGrantsTable;
+  oauth_access_tokens: OAuthAccessTokensTable;
 }

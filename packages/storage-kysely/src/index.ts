@@ -69,6 +69,9 @@ export type {
 export type { MilestoneFilter, MilestonePatch, MilestoneStore, NewMilestone } from "./stores/milestones.js";
 export type { GroupFields } from "./stores/namespaces.js";
 export type { NewNote, Noteable, NoteStore } from "./stores/notes.js";
+export type { OAuthApplicationStore } from "./stores/oauth-applications.js";
+export type { OAuthGrantStore } from "./stores/oauth-grants.js";
+export type { OAuthTokenStore, TokenSelection } from "./stores/oauth-tokens.js";
 export {
   type NewOutboxEvent,
   OUTBOX_CHANNEL,

@@ -18,6 +18,9 @@ import { MergeRequestStore } from "./stores/merge-requests.js";
 import { MilestoneStore } from "./stores/milestones.js";
 import { NamespaceStore } from "./stores/namespaces.js";
 import { NoteStore } from "./stores/notes.js";
+import { OAuthApplicationStore } from "./stores/oauth-applications.js";
+import { OAuthGrantStore } from "./stores/oauth-grants.js";
+import { OAuthTokenStore } from "./stores/oauth-tokens.js";
 import { OutboxStore } from "./stores/outbox.js";
 import { ForkStore, ShareStore, StarStore } from "./stores/project-links.js";
 import { ProjectStore } from "./stores/projects.js";
@@ -72,6 +75,9 @@ export class Stores {
   readonly ciVariables: CiVariableStore;
   readonly ciTriggers: CiTriggerStore;
   readonly webSessions: WebSessionStore;
+  readonly oauthApplications: OAuthApplicationStore;
+  readonly oauthGrants: OAuthGrantStore;
+  readonly oauthTokens: OAuthTokenStore;
 
   constructor(readonly db: Kysely<Database>) {
     this.users = new UserStore(db);
@@ -108,6 +114,9 @@ export class Stores {
     this.ciVariables = new CiVariableStore(db);
     this.ciTriggers = new CiTriggerStore(db);
     this.webSessions = new WebSessionStore(db);
+    this.oauthApplications = new OAuthApplicationStore(db);
+    this.oauthGrants = new OAuthGrantStore(db);
+    this.oauthTokens = new OAuthTokenStore(db);
   }
 
   /**

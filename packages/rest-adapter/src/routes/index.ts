@@ -1,4 +1,5 @@
 import type { Route } from "../route.js";
+import { applicationRoutes } from "./applications.js";
 import { branchRoutes } from "./branches.js";
 import { buildRoutes } from "./builds.js";
 import { commitStatusRoutes } from "./commit-statuses.js";
@@ -52,4 +53,5 @@ export const v3Routes: readonly Route[] = [
   ...variableRoutes,
   ...runnerRoutes,
   ...triggerRoutes,
+  ...applicationRoutes,
 ];

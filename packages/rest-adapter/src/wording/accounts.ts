@@ -6,6 +6,13 @@ export const authWording: Wording<AuthFailure> = {
   sudo_requires_admin: forbiddenBecause("Must be admin to use sudo"),
   sudo_target_unknown: ({ target }) => `404 Not Found: No user id or username for: ${target}`,
   password_sign_in_disabled: forbiddenBecause("Sign-in with a password is disabled"),
+  insufficient_scope: forbiddenBecause(
+    "Insufficient scope: this token may only read the user's account (GET /user); use a token with the api scope",
+  ),
+  oauth_invalid_client: () => "400 (Bad request) unknown OAuth client",
+  oauth_invalid_redirect_uri: () =>
+    "400 (Bad request) the redirect URI is not registered for this application",
+  oauth_applications_disabled: forbiddenBecause("Only administrators may register OAuth applications"),
 };
 
 /** Requests refused before a use case runs, and parameters none could read. */

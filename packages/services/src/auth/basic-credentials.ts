@@ -1,6 +1,6 @@
 import { DomainError } from "@kiln/domain";
 import type { ServiceRuntime } from "../runtime.js";
-import { type Identity, identifyToken } from "./identify.js";
+import { FULL_SCOPES, type Identity, identifyToken } from "./identify.js";
 import { verifyPassword } from "./password.js";
 
 /** A username and password as an HTTP Basic header carries them. */
@@ -30,7 +30,7 @@ export async function identifyCredentials(
   if (username === "" || !(await runtime.settings()).signin_enabled) return null;
   try {
     const user = await verifyPassword({ runtime, actor: null, system: false }, username, password);
-    return { user, method: "password" };
+    return { user, method: "password", scopes: FULL_SCOPES };
   } catch (error) {
     if (DomainError.is(error) && error.kind === "unauthenticated") return null;
     throw error;

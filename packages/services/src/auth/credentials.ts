@@ -1,12 +1,12 @@
 import type { Actor } from "../context.js";
+import { identifyOAuthToken } from "../oauth/identify.js";
 import type { ServiceRuntime } from "../runtime.js";
 import { type BasicCredentials, identifyCredentials } from "./basic-credentials.js";
-import { type Identity, identifyToken } from "./identify.js";
+import { FULL_SCOPES, type Identity, identifyToken } from "./identify.js";
 
-/**
- * Where a request carried a private token or personal access token. `authorization_bearer` will
- * also carry OAuth access tokens, looked up as such by {@link identifyActor} first.
- */
+export { FULL_SCOPES } from "./identify.js";
+
+/** Where a request carried a private token or personal access token. */
 export type TokenCarrier = "private_token_param" | "private_token_header" | "authorization_bearer";
 
 /**
@@ -23,31 +23,32 @@ export type TokenCarrier = "private_token_param" | "private_token_header" | "aut
  *   it names no user, only the right to fetch that build's project while the build runs (see
  *   `decideGitAccess`); the runner API reads build and runner tokens itself.
  *
+ * - `oauth_bearer`: an OAuth 2.0 access token, from `Authorization: Bearer`, the `access_token`
+ *   parameter, or the password of git's user `oauth2`; its actor carries the scopes the token was
+ *   granted. A private token or personal access token sent the same way is accepted too (GitLab
+ *   takes both in a Bearer header, and tRPC clients send theirs there).
+ *
  * The kinds still to come plug in here, each as one more member and one more case of
- * {@link identifyActor}: an OAuth bearer token (`Authorization: Bearer`, read today as a `token`
- * via `authorization_bearer`; the `access_token` parameter) as `oauth_bearer`, whose actor
- * carries the scopes the token was granted; a web session as `session_cookie`. Until a kind is
- * here, no transport reads it, and a request carrying only that is anonymous.
+ * {@link identifyActor}: a web session as `session_cookie`. Until a kind is here, no transport
+ * reads it, and a request carrying only that is anonymous.
  */
 export type Credentials =
   | { kind: "token"; token: string; via: TokenCarrier }
   | ({ kind: "basic" } & BasicCredentials)
   | { kind: "build_token"; token: string }
+  | { kind: "oauth_bearer"; token: string }
   | { kind: "unreadable" };
 
 /** The user name git sends with a build's token (GitLab's). */
 export const BUILD_TOKEN_USER = "gitlab-ci-token";
 
 /**
- * The scopes of the credentials that exist today: a private token, a personal access token and a
- * password all prove the user's own secret, which may do anything the user may (`api`). OAuth
- * tokens will carry the scopes they were granted (`read_user`, ...).
+ * The actor of an identity, acting as themselves, with its credentials' scopes (the user's own
+ * secrets', `api`, when none are named: the server's own work done for a user).
  */
-export const FULL_SCOPES: readonly string[] = Object.freeze(["api"]);
-
-/** The actor of an identity proved by the user's own credentials, acting as themselves. */
-export function actorOf(identity: Identity): Actor {
-  return { user: identity.user, method: identity.method, sudoBy: null, scopes: FULL_SCOPES };
+export function actorOf(identity: Omit<Identity, "scopes"> & { scopes?: readonly string[] }): Actor {
+  const scopes = identity.scopes ?? FULL_SCOPES;
+  return { user: identity.user, method: identity.method, sudoBy: null, scopes };
 }
 
 const actorOrNull = (identity: Identity | null): Actor | null => identity && actorOf(identity);
@@ -69,6 +70,8 @@ export function identifyActor(
       const identity = identifyToken(runtime, credentials.token);
       return identity instanceof Promise ? identity.then(actorOrNull) : actorOrNull(identity);
     }
+    case "oauth_bearer":
+      return credentials.token === "" ? null : identifyBearer(runtime, credentials.token).then(actorOrNull);
     case "basic":
       return identifyCredentials(runtime, credentials).then(actorOrNull);
     // A build's token acts as no user (its access is the build's project, decided per surface).
@@ -76,4 +79,9 @@ export function identifyActor(
     case "unreadable":
       return null;
   }
+}
+
+/** An OAuth access token, else a private token or personal access token. */
+async function identifyBearer(runtime: ServiceRuntime, token: string): Promise<Identity | null> {
+  return (await identifyOAuthToken(runtime, token)) ?? identifyToken(runtime, token);
 }

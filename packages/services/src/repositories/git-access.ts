@@ -1,5 +1,5 @@
-import { type PushRefusal, pathProblem } from "@kiln/domain";
-import { actorOf, type Credentials, identifyActor } from "../auth/credentials.js";
+import { type PushRefusal, pathProblem, scopesAllow } from "@kiln/domain";
+import { actorOf, type Credentials, FULL_SCOPES, identifyActor } from "../auth/credentials.js";
 import type { Identity } from "../auth/identify.js";
 import { runningBuildOfToken } from "../ci/build-auth.js";
 import type { Context } from "../context.js";
@@ -82,7 +82,9 @@ export async function decideGitAccess(runtime: ServiceRuntime, request: GitReque
   let identity: Identity | null = null;
   if (request.credentials) {
     identity = await identifyActor(runtime, request.credentials);
-    if (!identity) return deny("bad_credentials", "credentials");
+    // Git needs the api scope, as GitLab's git access does: a read_user token names nobody here.
+    if (!identity || !scopesAllow(identity.scopes, FULL_SCOPES))
+      return deny("bad_credentials", "credentials");
   }
   const user = identity?.user ?? null;
   const hidden = () =>

@@ -6,8 +6,16 @@ export type AuthMethod = "private_token" | "personal_access_token" | "oauth_toke
 interface TokenEntry {
   userId: number;
   method: AuthMethod;
-  /** Epoch ms after which the token stops working (personal access tokens with an expiry). */
+  /** Epoch ms after which the token stops working (personal access tokens with an expiry, OAuth tokens). */
   expiresAt: number | null;
+  scopes: readonly string[];
+}
+
+/** A cached identity: the user, how the token proved it, and what the token may do. */
+export interface CachedIdentity {
+  user: User;
+  method: AuthMethod;
+  scopes: readonly string[];
 }
 
 /**
@@ -22,8 +30,11 @@ export class IdentityCache {
 
   constructor(private readonly capacity = 50_000) {}
 
-  /** The cached identity for a token digest, or undefined. */
-  lookup(digest: string, nowMs: number): { user: User; method: AuthMethod } | undefined {
+  /**
+   * The cached identity for a token digest, or undefined. OAuth access tokens are kept under
+   * `oauth:<digest>`, so that one is never taken for a private token (and the other way round).
+   */
+  lookup(digest: string, nowMs: number): CachedIdentity | undefined {
     const entry = this.#tokens.get(digest);
     if (!entry) return undefined;
     if (entry.expiresAt !== null && entry.expiresAt <= nowMs) {
@@ -31,14 +42,15 @@ export class IdentityCache {
       return undefined;
     }
     const user = this.#users.get(entry.userId);
-    return user && { user, method: entry.method };
+    return user && { user, method: entry.method, scopes: entry.scopes };
   }
 
   /** Remembers a successful lookup. */
-  remember(digest: string, user: User, method: AuthMethod, expiresAt: number | null): void {
+  remember(digest: string, identity: CachedIdentity, expiresAt: number | null): void {
+    const { user, method, scopes } = identity;
     if (this.#tokens.size >= this.capacity) this.#tokens.clear();
     if (this.#users.size >= this.capacity) this.#users.clear();
-    this.#tokens.set(digest, { userId: user.id, method, expiresAt });
+    this.#tokens.set(digest, { userId: user.id, method, expiresAt, scopes });
     this.#users.set(user.id, user);
   }
 

@@ -1,5 +1,5 @@
 import { forbidden, invalid, notFound, unauthenticated } from "@kiln/domain";
-import { Id, NoInput, ShortText } from "@kiln/schemas";
+import { Id, NoInput, ShortText, TokenScopes } from "@kiln/schemas";
 import { z } from "zod";
 import type { Context } from "../context.js";
 import { mutation, query } from "../operation.js";
@@ -13,6 +13,8 @@ const CreateTokenInput = z.object({
   name: ShortText.min(1, { error: "can't be blank" }),
   /** `YYYY-MM-DD`; the token stops working at the start of that day (UTC). */
   expires_at: z.iso.date().optional(),
+  /** What the token may do: `api` (default) and/or `read_user`. */
+  scopes: TokenScopes.optional(),
 });
 
 /** Whose tokens the caller may manage: their own, or anyone's for administrators and the CLI. */
@@ -45,6 +47,7 @@ export const tokens = {
       name: input.name,
       token_digest: tokenDigest(token),
       expires_at: input.expires_at ? new Date(input.expires_at).toISOString() : null,
+      scopes: input.scopes ?? ["api"],
     });
     return { ...record, token };
   }),

@@ -4,7 +4,7 @@ import type { UserPatch } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
 import { recordDomainEvent } from "../domain-events.js";
 import { userSystemEvent } from "../hooks/payloads/system.js";
-import { mutation, query } from "../operation.js";
+import { acceptingScopes, mutation, query } from "../operation.js";
 import { destroyNamespaceProjects } from "../projects/namespace-removal.js";
 import { generateToken, tokenDigest } from "../security/tokens.js";
 import { removeProjectFiles } from "../storage-files.js";
@@ -33,11 +33,14 @@ export const users = {
    * The signed-in user. Under sudo the private token of the impersonated user comes with it, as
    * GitLab 8.x answers `GET /user?sudo=…`.
    */
-  me: query("signed_in", NoInput, async (ctx) => {
-    const { user, sudoBy } = ctx.actor;
-    const privateToken = sudoBy ? await privateTokenOf(ctx, user.id) : null;
-    return { user, privateToken };
-  }),
+  me: acceptingScopes(
+    query("signed_in", NoInput, async (ctx) => {
+      const { user, sudoBy } = ctx.actor;
+      const privateToken = sudoBy ? await privateTokenOf(ctx, user.id) : null;
+      return { user, privateToken };
+    }),
+    ["read_user"],
+  ),
 
   /** One page of users; only administrators may filter by `external` or find users by email. */
   list: query("signed_in", ListUsersInput, async (ctx, input) => {

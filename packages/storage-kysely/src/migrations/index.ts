@@ -14,6 +14,7 @@ import * as m0012 from "./0012_hook_deliveries.js";
 import * as m0013 from "./0013_ci.js";
 import * as m0014 from "./0014_build_timeout.js";
 import * as m0015 from "./0015_merge_params.js";
+import * as m0016 from "./0016_oauth.js";
 import * as m0017 from "./0017_web_sessions.js";
 
 /**
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   "0013_ci": m0013,
   "0014_build_timeout": m0014,
   "0015_merge_params": m0015,
+  "0016_oauth": m0016,
   "0017_web_sessions": m0017,
 };
 

@@ -1,12 +1,14 @@
-import type { PersonalAccessToken } from "@kiln/domain";
+import { type PersonalAccessToken, scopeList } from "@kiln/domain";
 import type { Kysely } from "kysely";
 import type { Database } from "../database.js";
 import { guardUnique } from "../errors.js";
 import { flag, now, withBooleans } from "../queries.js";
 
-const COLUMNS = ["id", "user_id", "name", "revoked", "created_at", "expires_at"] as const;
-const toToken = (row: Record<string, unknown>): PersonalAccessToken =>
-  withBooleans<PersonalAccessToken>(row, ["revoked"]);
+const COLUMNS = ["id", "user_id", "name", "revoked", "created_at", "expires_at", "scopes"] as const;
+const toToken = (row: Record<string, unknown>): PersonalAccessToken => {
+  const token = withBooleans<PersonalAccessToken & { scopes: unknown }>(row, ["revoked"]);
+  return { ...token, scopes: scopeList(String(row["scopes"])) };
+};
 
 /** Personal access tokens, kept as SHA-256 digests. */
 export class PersonalAccessTokenStore {
@@ -18,11 +20,18 @@ export class PersonalAccessTokenStore {
     name: string;
     token_digest: string;
     expires_at: string | null;
+    /** Default `api`. */
+    scopes?: readonly string[];
   }): Promise<PersonalAccessToken> {
     const row = await guardUnique(() =>
       this.db
         .insertInto("personal_access_tokens")
-        .values({ ...token, revoked: flag(false), created_at: now() })
+        .values({
+          ...token,
+          scopes: (token.scopes ?? ["api"]).join(" "),
+          revoked: flag(false),
+          created_at: now(),
+        })
         .returning(COLUMNS)
         .executeTakeFirstOrThrow(),
     );
