@@ -14,6 +14,8 @@ import * as m0012 from "./0012_hook_deliveries.js";
 import * as m0013 from "./0013_ci.js";
 import * as m0014 from "./0014_build_timeout.js";
 import * as m0015 from "./0015_merge_params.js";
+// lead: 0016_oauth and 0017_web_sessions come from the other branches of issue 16.
+import * as m0018 from "./0018_two_factor.js";
 
 /**
  * Every migration, registered statically so the server still finds them once bundled.
@@ -35,6 +37,7 @@ const migrations: Record<string, Migration> = {
   "0013_ci": m0013,
   "0014_build_timeout": m0014,
   "0015_merge_params": m0015,
+  "0018_two_factor": m0018,
 };
 
 /** The static migration provider. */
