@@ -15,8 +15,10 @@ import {
   DeliveryWorker,
   ensureRootUser,
   finishInterruptedMerges,
+  GITLAB_SIGN_IN_LIMITS,
   mergeStatusRefresh,
   mergeWhenBuildSucceeds,
+  NO_SIGN_IN_LIMITS,
   OutboxDispatcher,
   reclaimUploadLeftovers,
   ServiceRuntime,
@@ -76,6 +78,7 @@ export async function openBackend(config: Config): Promise<Backend> {
     secretKey,
     singleProcess: database.dialect === "sqlite",
     dataDir: config.dataDir,
+    signInLimits: config.signInThrottle ? GITLAB_SIGN_IN_LIMITS : NO_SIGN_IN_LIMITS,
   });
   // Import URLs stored in the clear before they were sealed (the migration has no key).
   await sealImportUrls(runtime);

@@ -24,6 +24,11 @@ export interface Config {
   embeddedRunner: boolean;
   /** The longest a runner's request for a build waits for one, in ms (`KILN_RUNNER_WAIT_SECONDS`, default 50). */
   runnerWaitMs: number;
+  /**
+   * Whether password sign-ins are throttled per client address and failures lock accounts
+   * (`KILN_SIGN_IN_THROTTLE`, default on; GitLab 8.x's limits).
+   */
+  signInThrottle: boolean;
   /** The CI janitor (stuck and timed-out builds, expired artifacts), run with the workers. */
   ciJanitor: {
     /** Between two sweeps, in ms (`KILN_CI_SWEEP_SECONDS`, default 60). */
@@ -113,7 +118,7 @@ function seconds(name: string, raw: string | undefined, fallback: number): numbe
 
 /**
  * Reads `PORT`, `KILN_DATA_DIR`, `KILN_BASE_URL`, `KILN_ROOT_PASSWORD`, `DATABASE_URL`,
- * `KILN_SQLITE_SYNCHRONOUS`, `KILN_WORKERS`, `KILN_EMBEDDED_RUNNER`, `KILN_RUNNER_WAIT_SECONDS`,
+ * `KILN_SQLITE_SYNCHRONOUS`, `KILN_WORKERS`, `KILN_EMBEDDED_RUNNER`, `KILN_SIGN_IN_THROTTLE`, `KILN_RUNNER_WAIT_SECONDS`,
  * `KILN_CI_SWEEP_SECONDS`, `KILN_CI_STUCK_SECONDS` and `LOG_LEVEL`; throws a {@link ConfigError} naming the first bad one.
  */
 export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config {
@@ -135,6 +140,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     logLevel,
     workers: onOff("KILN_WORKERS", env["KILN_WORKERS"], "on"),
     embeddedRunner: onOff("KILN_EMBEDDED_RUNNER", env["KILN_EMBEDDED_RUNNER"], "off"),
+    signInThrottle: onOff("KILN_SIGN_IN_THROTTLE", env["KILN_SIGN_IN_THROTTLE"], "on"),
     runnerWaitMs: runnerWaitMs(env["KILN_RUNNER_WAIT_SECONDS"]),
     ciJanitor: {
       everyMs: seconds("KILN_CI_SWEEP_SECONDS", env["KILN_CI_SWEEP_SECONDS"], 60) * 1000,

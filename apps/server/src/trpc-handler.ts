@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { DomainError } from "@kiln/domain";
-import { DEFAULT_BODY_LIMIT, identifyCaller, TRPC_CREDENTIALS } from "@kiln/rest-adapter";
+import { clientAddress, DEFAULT_BODY_LIMIT, identifyCaller, TRPC_CREDENTIALS } from "@kiln/rest-adapter";
 import { type Context, publicRouter, type ServiceRuntime, trpcErrorOf } from "@kiln/services";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import type { MountHandler } from "./http-server.js";
@@ -42,7 +42,7 @@ export function createTrpcHandler(options: TrpcOptions): MountHandler {
         try {
           const actor = await identifyCaller(req, TRPC_CREDENTIALS, runtime);
           userId = actor?.user.id ?? null;
-          return { runtime, actor, system: false };
+          return { runtime, actor, system: false, address: clientAddress(req) };
         } catch (error) {
           throw DomainError.is(error) ? trpcErrorOf(error) : error;
         }

@@ -13,7 +13,7 @@ Commands:
 Run "kiln <command> --help" for the options of a command.
 Configuration comes from the environment: PORT, KILN_DATA_DIR, KILN_BASE_URL,
 KILN_ROOT_PASSWORD, DATABASE_URL, KILN_SQLITE_SYNCHRONOUS, KILN_WORKERS,
-KILN_EMBEDDED_RUNNER, KILN_RUNNER_WAIT_SECONDS, KILN_CI_SWEEP_SECONDS, KILN_CI_STUCK_SECONDS, LOG_LEVEL.`,
+KILN_EMBEDDED_RUNNER, KILN_SIGN_IN_THROTTLE, KILN_RUNNER_WAIT_SECONDS, KILN_CI_SWEEP_SECONDS, KILN_CI_STUCK_SECONDS, LOG_LEVEL.`,
   serve: `Usage: kiln serve
 
 Starts the server on PORT (default 8080) with the database in KILN_DATA_DIR (default ./data)

@@ -30,9 +30,13 @@ export interface Served {
 
 /**
  * Runs `suite` against a real server on each available database: SQLite always, PostgreSQL when
- * KILN_TEST_PG_URL is set. One server per database for the whole suite.
+ * KILN_TEST_PG_URL is set. One server per database for the whole suite, started with `options`.
  */
-export function onEachDatabase(name: string, suite: (served: () => Served) => void): void {
+export function onEachDatabase(
+  name: string,
+  suite: (served: () => Served) => void,
+  options: Omit<StartOptions, "entry" | "database"> = {},
+): void {
   for (const database of ["sqlite", "postgres"] as const) {
     const unavailable = database === "postgres" ? postgresUnavailable() : null;
     describe.skipIf(unavailable !== null)(
@@ -40,7 +44,7 @@ export function onEachDatabase(name: string, suite: (served: () => Served) => vo
       () => {
         let served: Served;
         beforeAll(async () => {
-          const server = await start({ database });
+          const server = await start({ ...options, database });
           const root = await signInAsRoot(server);
           served = { server, root, api: (request) => call(server.url, request) };
         });

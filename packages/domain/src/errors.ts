@@ -34,7 +34,9 @@ export type ErrorKind =
   /** The entity could not be processed. */
   | "unprocessable"
   /** A body or file over the configured size limit. */
-  | "too_large";
+  | "too_large"
+  /** Too many attempts (sign-in throttling): try again after `retryAfterSeconds`. */
+  | "rate_limited";
 
 /** What a plain 404 is about (`404 <Subject> Not Found` in v3). */
 export type NotFoundSubject =
@@ -95,11 +97,14 @@ export class DomainError extends Error {
   readonly kind: ErrorKind;
   /** For `validation`, the attribute → messages map (the failure's `fields`). */
   readonly fields: FieldErrors | undefined;
+  /** For `rate_limited`, how many seconds to wait before trying again. */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(readonly failure: Failure) {
     super(describe(failure));
     this.kind = failure.kind;
     this.fields = failure.kind === "validation" ? failure.fields : undefined;
+    this.retryAfterSeconds = failure.kind === "rate_limited" ? failure.retryAfterSeconds : undefined;
   }
 
   /** True for a DomainError, even one created by another copy of this module. */

@@ -22,7 +22,22 @@ export type AuthFailure =
   /** OAuth's authorize step: the redirect URI is not one the application registered (never redirected to). */
   | { kind: "bad_request"; reason: "oauth_invalid_redirect_uri" }
   /** The `user_oauth_applications` setting is off: only administrators register applications. */
-  | { kind: "forbidden"; reason: "oauth_applications_disabled" };
+  | { kind: "forbidden"; reason: "oauth_applications_disabled" }
+  /** Too many sign-in attempts from one client address (Rack::Attack's protected paths). */
+  | { kind: "rate_limited"; reason: "sign_in_address_throttled"; retryAfterSeconds: number }
+  /** An account locked after too many failed sign-ins (Devise's lockable). */
+  | { kind: "rate_limited"; reason: "sign_in_account_locked"; retryAfterSeconds: number }
+  /**
+   * A password sign-in of a user with two-factor authentication where no second step can follow
+   * (`POST /session`, the OAuth password grant): GitLab 9.0's rule, use a personal access token.
+   */
+  | { kind: "forbidden"; reason: "two_factor_enabled" }
+  /** Enrolling in two-factor authentication while enrolled already. */
+  | { kind: "conflict"; reason: "two_factor_already_enabled" }
+  /** Confirming an enrolment that was never begun. */
+  | { kind: "bad_request"; reason: "two_factor_not_begun" }
+  /** New recovery codes (or disabling) for a user without two-factor authentication. */
+  | { kind: "bad_request"; reason: "two_factor_not_enabled" };
 
 /** Requests refused before any use case runs, and parameters no use case could read. */
 export type RequestFailure =

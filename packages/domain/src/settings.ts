@@ -44,6 +44,16 @@ export interface ApplicationSettings {
   enabled_git_access_protocol: "ssh" | "http" | null;
   /** Whether webhooks may reach loopback and private addresses. */
   allow_local_requests_from_hooks: boolean;
+  /** Whether every user must use two-factor authentication (after the grace period). */
+  require_two_factor_authentication: boolean;
+  /** Hours a user may go on without two-factor authentication once it is required. */
+  two_factor_grace_period: number;
+  /**
+   * When `require_two_factor_authentication` was last turned on (null while off): the grace
+   * period runs from then, or from a later account's creation. Kept by the services, not set
+   * through the API.
+   */
+  two_factor_required_since: string | null;
 }
 
 /** What a fresh installation starts with (GitLab 8.x defaults). */
@@ -70,6 +80,9 @@ export const DEFAULT_APPLICATION_SETTINGS: Readonly<ApplicationSettings> = Objec
   repository_storage: "default",
   enabled_git_access_protocol: null,
   allow_local_requests_from_hooks: false,
+  require_two_factor_authentication: false,
+  two_factor_grace_period: 48,
+  two_factor_required_since: null,
 });
 
 /** Stored settings over the defaults, so a setting added later reads its default until changed. */

@@ -26,6 +26,13 @@ export interface User {
   confirmed_at: string | null;
   last_sign_in_at: string | null;
   current_sign_in_at: string | null;
+  /** When the user confirmed two-factor authentication; null when they have none. */
+  two_factor_enabled_at: string | null;
+}
+
+/** True when the user signs in with a second factor (TOTP or a recovery code). */
+export function hasTwoFactor(user: Pick<User, "two_factor_enabled_at">): boolean {
+  return user.two_factor_enabled_at !== null;
 }
 
 /** What other records show of a user (authors, assignees): the short form and when they joined. */

@@ -88,6 +88,43 @@ const cases: [name: string, build: () => DomainError, status: number, body: unkn
   ],
   ["wrong password", () => unauthenticated(), 401, "401 Unauthorized"],
   [
+    "sign-ins throttled per address",
+    () =>
+      new DomainError({ kind: "rate_limited", reason: "sign_in_address_throttled", retryAfterSeconds: 60 }),
+    429,
+    "429 Too Many Requests: too many sign-in attempts from your address, retry in 60 seconds",
+  ],
+  [
+    "account locked",
+    () => new DomainError({ kind: "rate_limited", reason: "sign_in_account_locked", retryAfterSeconds: 61 }),
+    429,
+    "429 Too Many Requests: this account is locked after too many failed sign-ins, retry in 2 minutes",
+  ],
+  [
+    "password sign-in of a user with 2FA",
+    () => forbidden({ reason: "two_factor_enabled" }),
+    401,
+    "401 Unauthorized. You have 2FA enabled. Please use a personal access token to access the API",
+  ],
+  [
+    "2FA enrolment while enrolled",
+    () => conflict({ reason: "two_factor_already_enabled" }),
+    409,
+    "Two-factor authentication is already enabled",
+  ],
+  [
+    "2FA confirmed before begun",
+    () => badRequest({ reason: "two_factor_not_begun" }),
+    400,
+    "400 (Bad request) two-factor enrolment was not begun",
+  ],
+  [
+    "recovery codes without 2FA",
+    () => badRequest({ reason: "two_factor_not_enabled" }),
+    400,
+    "400 (Bad request) two-factor authentication is not enabled",
+  ],
+  [
     "too many parameters",
     () => badRequest({ reason: "too_many_parameters" }),
     400,

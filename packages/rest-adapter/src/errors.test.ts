@@ -16,7 +16,10 @@ import { v3Message } from "./wording/index.js";
 
 describe("errorReply", () => {
   // A Record, so a new ErrorKind fails the typecheck until its status is decided here.
-  const statuses: Record<Exclude<ErrorKind, "validation" | "not_modified">, [Failure, number]> = {
+  const statuses: Record<
+    Exclude<ErrorKind, "validation" | "not_modified" | "rate_limited">,
+    [Failure, number]
+  > = {
     unauthenticated: [{ kind: "unauthenticated" }, 401],
     forbidden: [{ kind: "forbidden" }, 403],
     not_found: [{ kind: "not_found", subject: "issue" }, 404],
@@ -35,6 +38,44 @@ describe("errorReply", () => {
       expect(errorReply(new DomainError(failure))).toEqual({ status, body: { message: v3Message(failure) } });
     },
   );
+
+  it("answers rate_limited with 429, Retry-After and a v3 message telling the address limit from the lock", () => {
+    const throttled = new DomainError({
+      kind: "rate_limited",
+      reason: "sign_in_address_throttled",
+      retryAfterSeconds: 42,
+    });
+    expect(errorReply(throttled)).toEqual({
+      status: 429,
+      body: {
+        message: "429 Too Many Requests: too many sign-in attempts from your address, retry in 42 seconds",
+      },
+      headers: { "Retry-After": "42" },
+    });
+    const locked = new DomainError({
+      kind: "rate_limited",
+      reason: "sign_in_account_locked",
+      retryAfterSeconds: 600,
+    });
+    expect(errorReply(locked)).toMatchObject({
+      status: 429,
+      body: {
+        message:
+          "429 Too Many Requests: this account is locked after too many failed sign-ins, retry in 10 minutes",
+      },
+      headers: { "Retry-After": "600" },
+    });
+  });
+
+  it("answers a password sign-in refused for two-factor authentication with GitLab's 401", () => {
+    expect(errorReply(new DomainError({ kind: "forbidden", reason: "two_factor_enabled" }))).toEqual({
+      status: 401,
+      body: {
+        message:
+          "401 Unauthorized. You have 2FA enabled. Please use a personal access token to access the API",
+      },
+    });
+  });
 
   it("answers a validation error with 400 and the field map as message", () => {
     const error = invalid({ email: ["is invalid"], password: ["is too short (minimum is 8 characters)"] });

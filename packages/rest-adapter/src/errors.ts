@@ -1,4 +1,4 @@
-import { DomainError, type ErrorKind } from "@kiln/domain";
+import { DomainError, type ErrorKind, type FailureReason } from "@kiln/domain";
 import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import { BodyError } from "./request/body.js";
@@ -18,21 +18,34 @@ const STATUS: Record<ErrorKind, number> = {
   not_acceptable: 406,
   unprocessable: 422,
   too_large: 413,
+  rate_limited: 429,
 };
+
+/**
+ * Named failures GitLab 8.x answers with another status than their kind's: a password sign-in
+ * refused for two-factor authentication is a 401 in `lib/api/session.rb`, though every other
+ * surface treats it as a refusal (403) of a user who did prove who they are.
+ */
+const STATUS_BY_REASON: Partial<Record<FailureReason, number>> = { two_factor_enabled: 401 };
 
 /** A v3 error response. */
 export interface ErrorReply {
   status: number;
   body: { message: unknown } | undefined;
+  /** Headers the error needs (`Retry-After` for a 429). */
+  headers?: Record<string, string>;
   /** Set for failures that are bugs: the caller logs it, the client never sees it. */
   internal?: unknown;
 }
 
 /** The status and body of a domain error: the kind decides the status, the facts the v3 text. */
 export function domainErrorReply(error: DomainError): ErrorReply {
-  const status = STATUS[error.kind];
+  const { failure } = error;
+  const status = ("reason" in failure && STATUS_BY_REASON[failure.reason]) || STATUS[error.kind];
   if (status === 304) return { status, body: undefined };
-  return { status, body: { message: v3Message(error.failure) } };
+  const body = { message: v3Message(failure) };
+  if (error.retryAfterSeconds === undefined) return { status, body };
+  return { status, body, headers: { "Retry-After": String(error.retryAfterSeconds) } };
 }
 
 /** Maps anything thrown while serving a request to its v3 reply; unknown failures become a bare 500. */

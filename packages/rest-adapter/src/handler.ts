@@ -4,6 +4,7 @@ import type { UploadedFile } from "@kiln/schemas";
 import type { Actor, ServiceRuntime } from "@kiln/services";
 import type { z } from "zod";
 import { authenticate } from "./auth.js";
+import { clientAddress } from "./client-address.js";
 import { errorReply } from "./errors.js";
 import { paginationHeaders } from "./pagination.js";
 import { sendRaw } from "./raw-body.js";
@@ -72,18 +73,19 @@ export function createRestHandler(options: RestOptions): RestHandler {
       const params = mergeParams(query, bodyParams, pathParams);
       if (!route.anonymous) actor = await authenticate(req, params, options.runtime);
       const input = decodeRouteParams(route.params, params, pathParams);
-      reply = await route.run({ runtime: options.runtime, actor, system: false }, input, { baseUrl, actor });
+      const context = { runtime: options.runtime, actor, system: false, address: clientAddress(req) };
+      reply = await route.run(context, input, { baseUrl, actor });
     } catch (error) {
       const failure = errorReply(error);
       if (failure.internal !== undefined) options.onInternalError?.(failure.internal, req);
-      reply = { status: failure.status, body: failure.body };
+      reply = { status: failure.status, body: failure.body, headers: failure.headers };
     }
     if (received.length > 0) await removeReceivedFiles(received);
     await drainBeforeAnswer(req, res);
     if (reply.status === 413) res.shouldKeepAlive = false;
     const headers: Record<string, string | number> = reply.page
       ? paginationHeaders(reply.page, baseUrl, pathname, queryPairs)
-      : {};
+      : { ...reply.headers };
     if (reply.raw) await sendRaw(res, reply.status, reply.raw);
     else send(res, reply.status, reply.body, headers);
     return { status: reply.status, userId: actor?.user.id ?? null };

@@ -11,6 +11,7 @@
  * ```
  */
 export { identifyCaller } from "./auth.js";
+export { clientAddress } from "./client-address.js";
 export {
   API_CREDENTIALS,
   type CredentialRules,

@@ -22,6 +22,8 @@ export interface Reply {
   page?: Page<unknown>;
   /** Present instead of a JSON body on routes that answer bytes (see {@link rawRoute}). */
   raw?: RawBody;
+  /** Headers beyond the JSON ones (`Retry-After` on a 429). */
+  headers?: Record<string, string> | undefined;
 }
 
 /**

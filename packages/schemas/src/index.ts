@@ -26,5 +26,6 @@ export * from "./runners.js";
 export * from "./settings.js";
 export * from "./todos.js";
 export * from "./triggers.js";
+export * from "./two-factor.js";
 export * from "./uploads.js";
 export * from "./users.js";

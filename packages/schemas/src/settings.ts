@@ -42,6 +42,11 @@ export const UpdateSettingsInput = z.object({
   /** `ssh`, `http`, or `nil` (or empty) for both. */
   enabled_git_access_protocol: z.enum(["ssh", "http", "nil", ""]).nullable().optional(),
   allow_local_requests_from_hooks: z.boolean().optional(),
+  require_two_factor_authentication: z.boolean().optional(),
+  /** Hours; Kiln's own bound (about 14 months) keeps the sum with a date in range. */
+  two_factor_grace_period: NonNegative.max(10_000, {
+    error: "must be less than or equal to 10000",
+  }).optional(),
 });
 export type UpdateSettingsInput = z.infer<typeof UpdateSettingsInput>;
 
@@ -70,6 +75,8 @@ export const SettingsJson = z.object({
   repository_storage: z.string(),
   enabled_git_access_protocol: z.string().nullable(),
   allow_local_requests_from_hooks: z.boolean(),
+  require_two_factor_authentication: z.boolean(),
+  two_factor_grace_period: z.number().int(),
   created_at: Timestamp.nullable(),
   updated_at: Timestamp.nullable(),
 });

@@ -25,4 +25,9 @@ export interface Context {
    * without a user behind them. Never set from a network request.
    */
   system: boolean;
+  /**
+   * The network address the call came from, as its transport saw it (the socket's peer), for
+   * throttling sign-ins per address. Absent for in-process callers (the CLI, tests).
+   */
+  address?: string | undefined;
 }

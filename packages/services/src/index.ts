@@ -33,6 +33,20 @@ export { applySudo, identifyToken } from "./auth/identify.js";
 export { auth } from "./auth/operations.js";
 export { verifyPassword } from "./auth/password.js";
 export { session } from "./auth/session.operations.js";
+export {
+  type PasswordSignIn,
+  type SignedIn,
+  type SignInSurface,
+  signInWithPassword,
+} from "./auth/sign-in.js";
+export {
+  type SecondFactorAttempt,
+  type TwoFactorRequirement,
+  twoFactorRequiredNow,
+  twoFactorRequirement,
+  verifySecondFactor,
+} from "./auth/two-factor.js";
+export { twoFactor } from "./auth/two-factor.operations.js";
 export { ensureRootUser, type RootBootstrap } from "./bootstrap.js";
 export {
   artifactsLimitBytes,
@@ -158,6 +172,12 @@ export { type AppRouter, appRouter, type Caller, createCaller } from "./router.j
 export { type RuntimeOptions, ServiceRuntime } from "./runtime.js";
 export type { AuthMethod } from "./security/identity-cache.js";
 export type { PasswordHasher } from "./security/passwords.js";
+export {
+  GITLAB_SIGN_IN_LIMITS,
+  NO_SIGN_IN_LIMITS,
+  type SignInLimits,
+  SignInThrottle,
+} from "./security/sign-in-throttle.js";
 export { generateToken, tokenDigest } from "./security/tokens.js";
 export { type SettingsView, settings } from "./settings/operations.js";
 export { sshKeys } from "./ssh-keys/operations.js";

@@ -1,5 +1,6 @@
 import { auth } from "./auth/operations.js";
 import { session } from "./auth/session.operations.js";
+import { twoFactor } from "./auth/two-factor.operations.js";
 import { builds } from "./ci/builds.operations.js";
 import { pipelines } from "./ci/pipelines.operations.js";
 import { runners } from "./ci/runners.operations.js";
@@ -72,6 +73,7 @@ export const appRouter = router({
   sshKeys: router(proceduresOf(sshKeys)),
   systemHooks: router(proceduresOf(systemHooks)),
   tokens: router(proceduresOf(tokens)),
+  twoFactor: router(proceduresOf(twoFactor)),
   todos: router(proceduresOf(todos)),
   uploads: router(proceduresOf(uploads)),
   users: router(proceduresOf(users)),

@@ -5,6 +5,7 @@ import type { Stores } from "@kiln/storage-kysely";
 import { DomainEvents } from "./domain-events.js";
 import { IdentityCache } from "./security/identity-cache.js";
 import { argon2idHasher, type PasswordHasher } from "./security/passwords.js";
+import { GITLAB_SIGN_IN_LIMITS, type SignInLimits, SignInThrottle } from "./security/sign-in-throttle.js";
 import { SecretBox } from "./security/tokens.js";
 
 /** What the services need from their host, once per process. */
@@ -27,6 +28,8 @@ export interface RuntimeOptions {
   /** The projects' repositories; default `<dataDir>/repositories`. */
   repositories?: RepositoryStore;
   passwords?: PasswordHasher;
+  /** How many password sign-ins to let through; default GitLab 8.x's (see `SignInThrottle`). */
+  signInLimits?: SignInLimits;
 }
 
 /** The long-lived part of every request's context. */
@@ -47,6 +50,8 @@ export class ServiceRuntime {
   readonly events = new DomainEvents();
   readonly secrets: SecretBox;
   readonly passwords: PasswordHasher;
+  /** Counts password sign-in attempts per client address and failures per account. */
+  readonly signInThrottle: SignInThrottle;
   /** Null when caching is off (several processes share the database). */
   readonly identities: IdentityCache | null;
   #settings: ApplicationSettings | null = null;
@@ -61,6 +66,7 @@ export class ServiceRuntime {
       (options.dataDir === null ? null : new RepositoryStore(join(options.dataDir, "repositories")));
     this.secrets = new SecretBox(options.secretKey);
     this.passwords = options.passwords ?? argon2idHasher;
+    this.signInThrottle = new SignInThrottle(options.signInLimits ?? GITLAB_SIGN_IN_LIMITS);
     this.identities = options.singleProcess ? new IdentityCache() : null;
     this.#cacheSettings = options.singleProcess;
   }

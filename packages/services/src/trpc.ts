@@ -45,6 +45,7 @@ const TRPC_CODES: Record<ErrorKind, TRPCError["code"]> = {
   not_acceptable: "PRECONDITION_FAILED",
   unprocessable: "UNPROCESSABLE_CONTENT",
   too_large: "PAYLOAD_TOO_LARGE",
+  rate_limited: "TOO_MANY_REQUESTS",
 };
 
 /** Builds routers. */

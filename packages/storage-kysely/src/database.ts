@@ -58,6 +58,21 @@ export interface UsersTable extends Omit<Stored<User>, "id" | "personal_projects
   private_token_digest: string;
   /** The private token sealed with the server key, so `POST /session` can return it. */
   private_token_sealed: string;
+  /** The enrolled TOTP secret, sealed with the server key (null: no two-factor authentication). */
+  otp_secret_sealed: string | null;
+  /** A TOTP secret being enrolled, not in force until confirmed with a code. */
+  otp_pending_secret_sealed: string | null;
+  /** The last TOTP step a code was accepted for; no step is accepted twice. */
+  otp_last_step: number | null;
+}
+
+/** `two_factor_recovery_codes`: single-use recovery codes, stored as SHA-256 digests. */
+export interface TwoFactorRecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_digest: string;
+  created_at: string;
+  used_at: string | null;
 }
 
 /** `namespaces`: one per user (kind `user`) and one per group (kind `group`); paths are unique across both. */
@@ -342,6 +357,7 @@ export interface Database {
   users: UsersTable;
   namespaces: NamespacesTable;
   personal_access_tokens: PersonalAccessTokensTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
   ssh_keys: SshKeysTable;
   application_settings: ApplicationSettingsTable;
   projects: ProjectsTable;

@@ -92,6 +92,7 @@ export type { SettingsStamps } from "./stores/settings.js";
 export type { Subscribable, SubscriptionStore } from "./stores/subscriptions.js";
 export type { NewSystemHook, SystemHookStore } from "./stores/system-hooks.js";
 export type { NewTodo, TodoFilter, TodoStore, TodoTarget } from "./stores/todos.js";
+export type { StoredTwoFactor, TwoFactorStore } from "./stores/two-factor.js";
 export type { NewUpload, UploadStore } from "./stores/uploads.js";
 export type { NewUser, UserFilter, UserPatch } from "./stores/users.js";
 export type { NewWebSession, WebSession, WebSessionStore } from "./stores/web-sessions.js";

@@ -31,6 +31,7 @@ import { SubscriptionStore } from "./stores/subscriptions.js";
 import { SystemHookStore } from "./stores/system-hooks.js";
 import { TodoStore } from "./stores/todos.js";
 import { PersonalAccessTokenStore } from "./stores/tokens.js";
+import { TwoFactorStore } from "./stores/two-factor.js";
 import { UploadStore } from "./stores/uploads.js";
 import { UserStore } from "./stores/users.js";
 import { WebSessionStore } from "./stores/web-sessions.js";
@@ -43,6 +44,7 @@ export class Stores {
   readonly users: UserStore;
   readonly namespaces: NamespaceStore;
   readonly personalAccessTokens: PersonalAccessTokenStore;
+  readonly twoFactor: TwoFactorStore;
   readonly sshKeys: SshKeyStore;
   readonly settings: SettingsStore;
   readonly projects: ProjectStore;
@@ -83,6 +85,7 @@ export class Stores {
     this.users = new UserStore(db);
     this.namespaces = new NamespaceStore(db);
     this.personalAccessTokens = new PersonalAccessTokenStore(db);
+    this.twoFactor = new TwoFactorStore(db);
     this.sshKeys = new SshKeyStore(db);
     this.settings = new SettingsStore(db);
     this.projects = new ProjectStore(db);

@@ -15,6 +15,8 @@ export interface ApiRequest {
   /** Sent as is, with the given headers (set `Content-Type` yourself). */
   body?: string | Buffer;
   headers?: Record<string, string>;
+  /** The local address to send from (another loopback address, `127.0.0.2`, to be another client). */
+  localAddress?: string;
 }
 
 /** What came back: the status, the headers and the body (parsed when it is JSON). */
@@ -60,7 +62,7 @@ export function call<T = unknown>(baseUrl: string, request: ApiRequest): Promise
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       apiUrl(baseUrl, request.path, request.query),
-      { method: request.method ?? "GET", headers, agent: false },
+      { method: request.method ?? "GET", headers, agent: false, localAddress: request.localAddress },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));

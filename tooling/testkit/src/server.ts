@@ -16,7 +16,10 @@ export interface StartOptions {
   entry: string;
   /** `sqlite` (default) in the data dir, or a fresh database on `KILN_TEST_PG_URL`. */
   database?: "sqlite" | "postgres";
-  /** Extra environment; `PORT`, `KILN_DATA_DIR` and `KILN_ROOT_PASSWORD` are set unless given. */
+  /**
+   * Extra environment; `PORT`, `KILN_DATA_DIR` and `KILN_ROOT_PASSWORD` are set unless given, and
+   * `KILN_SIGN_IN_THROTTLE` is `off` unless given.
+   */
   env?: Record<string, string>;
   /** Reuse a data dir (to restart a server on the same data); a new temp dir by default. */
   dataDir?: string;
@@ -73,6 +76,8 @@ export async function startKiln(options: StartOptions): Promise<KilnProcess> {
     KILN_DATA_DIR: dataDir,
     KILN_ROOT_PASSWORD: rootPassword,
     LOG_LEVEL: "info",
+    // Every test signs its users in from loopback, many a minute: the throttle's own tests turn it on.
+    KILN_SIGN_IN_THROTTLE: "off",
     ...options.env,
   };
   const previousDatabase = previous?.kilnEnv["DATABASE_URL"];

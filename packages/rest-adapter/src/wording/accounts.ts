@@ -13,7 +13,23 @@ export const authWording: Wording<AuthFailure> = {
   oauth_invalid_redirect_uri: () =>
     "400 (Bad request) the redirect URI is not registered for this application",
   oauth_applications_disabled: forbiddenBecause("Only administrators may register OAuth applications"),
+  sign_in_address_throttled: ({ retryAfterSeconds }) =>
+    `429 Too Many Requests: too many sign-in attempts from your address, retry in ${retryAfterSeconds} seconds`,
+  sign_in_account_locked: ({ retryAfterSeconds }) =>
+    `429 Too Many Requests: this account is locked after too many failed sign-ins, retry in ${minutes(retryAfterSeconds)}`,
+  // lib/api/session.rb of GitLab 9.x, as the reference quotes it.
+  two_factor_enabled: () =>
+    "401 Unauthorized. You have 2FA enabled. Please use a personal access token to access the API",
+  two_factor_already_enabled: () => "Two-factor authentication is already enabled",
+  two_factor_not_begun: () => "400 (Bad request) two-factor enrolment was not begun",
+  two_factor_not_enabled: () => "400 (Bad request) two-factor authentication is not enabled",
 };
+
+/** A wait in whole minutes, rounded up: "1 minute", "10 minutes". */
+function minutes(seconds: number): string {
+  const count = Math.max(1, Math.ceil(seconds / 60));
+  return count === 1 ? "1 minute" : `${count} minutes`;
+}
 
 /** Requests refused before a use case runs, and parameters none could read. */
 export const requestWording: Wording<RequestFailure> = {

@@ -1,4 +1,4 @@
-import { DomainError } from "@kiln/domain";
+import { DomainError, hasTwoFactor } from "@kiln/domain";
 import type { ServiceRuntime } from "../runtime.js";
 import { FULL_SCOPES, type Identity, identifyToken } from "./identify.js";
 import { verifyPassword } from "./password.js";
@@ -17,7 +17,8 @@ export interface BasicCredentials {
  * lookup, where a password costs an argon2 hash). Otherwise the username (or email) and password
  * must match an active user, and only while the `signin_enabled` setting allows password
  * sign-in: an administrator who turned passwords off for `POST /session` does not want them to
- * keep working for git. Blocked users are refused either way.
+ * keep working for git. Blocked users are refused either way, and so is the password of a user
+ * with two-factor authentication (GitLab 8.8 on: they use a personal access token).
  */
 export async function identifyCredentials(
   runtime: ServiceRuntime,
@@ -30,7 +31,7 @@ export async function identifyCredentials(
   if (username === "" || !(await runtime.settings()).signin_enabled) return null;
   try {
     const user = await verifyPassword({ runtime, actor: null, system: false }, username, password);
-    return { user, method: "password", scopes: FULL_SCOPES };
+    return hasTwoFactor(user) ? null : { user, method: "password", scopes: FULL_SCOPES };
   } catch (error) {
     if (DomainError.is(error) && error.kind === "unauthenticated") return null;
     throw error;

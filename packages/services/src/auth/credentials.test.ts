@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { forEachDialect } from "../__tests__/harness.js";
+import { base32Decode, hotp, totpStep } from "../security/totp.js";
 import { type Credentials, identifyActor } from "./credentials.js";
 
 forEachDialect((h) => {
@@ -66,6 +67,17 @@ forEachDialect((h) => {
       const alice = await h().user("alice");
       const token = await privateTokenOf("alice");
       await h().system.settings.update({ signin_enabled: false });
+      expect(await identify(basic("alice", "password123"))).toBeNull();
+      expect(await identify(basic("alice", token))).toMatchObject({ user: { id: alice.id } });
+    });
+
+    it("refuses the password of a user with two-factor authentication over Basic, but takes their tokens", async () => {
+      const alice = await h().user("alice");
+      const token = await privateTokenOf("alice");
+      const { secret } = await h().as(alice).twoFactor.begin();
+      await h()
+        .as(alice)
+        .twoFactor.confirm({ code: hotp(base32Decode(secret), totpStep(Date.now())) });
       expect(await identify(basic("alice", "password123"))).toBeNull();
       expect(await identify(basic("alice", token))).toMatchObject({ user: { id: alice.id } });
     });

@@ -1,25 +1,46 @@
 import { isActive, type User, unauthenticated } from "@kiln/domain";
 import type { Context } from "../context.js";
+import type { ServiceRuntime } from "../runtime.js";
 
 /**
- * The active user whose username or email is `login` and whose password matches. Unknown users
- * still pay for one hash, so timing does not tell which usernames exist. Also used by git over
- * HTTP's Basic authentication. A login with a NUL character names nobody (PostgreSQL could not
- * even compare it).
+ * The user whose username or email is `login`, or undefined. A login with a NUL character names
+ * nobody (PostgreSQL could not even compare it).
+ */
+export async function findByLogin(runtime: ServiceRuntime, login: string): Promise<User | undefined> {
+  const { users } = runtime.stores;
+  if (login.includes("\0")) return undefined;
+  return (await users.findByUsername(login)) ?? (await users.findByEmail(login));
+}
+
+/**
+ * True when `user` exists, has a password and `password` is it. Unknown users still pay for one
+ * hash, so timing does not tell which usernames exist.
+ */
+export async function passwordMatches(
+  runtime: ServiceRuntime,
+  user: User | undefined,
+  password: string,
+): Promise<boolean> {
+  const hash = user ? await runtime.stores.users.passwordHash(user.id) : undefined;
+  const matches = await runtime.passwords.verify(hash ?? (await dummyHash(runtime)), password);
+  return Boolean(user && hash && matches);
+}
+
+/**
+ * The active user whose username or email is `login` and whose password matches, without
+ * throttling: git over HTTP's Basic authentication, where clients resend credentials with every
+ * request. Sign-ins go through `signInWithPassword`.
  */
 export async function verifyPassword(ctx: Context, login: string, password: string): Promise<User> {
-  const { stores, passwords } = ctx.runtime;
-  const user = login.includes("\0")
-    ? undefined
-    : ((await stores.users.findByUsername(login)) ?? (await stores.users.findByEmail(login)));
-  const hash = user ? await stores.users.passwordHash(user.id) : undefined;
-  const matches = await passwords.verify(hash ?? (await dummyHash(ctx)), password);
-  if (!user || !hash || !matches || !isActive(user)) throw unauthenticated();
+  const user = await findByLogin(ctx.runtime, login);
+  if (!(await passwordMatches(ctx.runtime, user, password)) || !user || !isActive(user)) {
+    throw unauthenticated();
+  }
   return user;
 }
 
 let dummy: Promise<string> | undefined;
-function dummyHash(ctx: Context): Promise<string> {
-  dummy ??= ctx.runtime.passwords.hash("kiln-no-such-user");
+function dummyHash(runtime: ServiceRuntime): Promise<string> {
+  dummy ??= runtime.passwords.hash("kiln-no-such-user");
   return dummy;
 }

@@ -1,4 +1,9 @@
-import { canCreateProject, type SshKey as SshKeyEntity, type User as UserEntity } from "@kiln/domain";
+import {
+  canCreateProject,
+  hasTwoFactor,
+  type SshKey as SshKeyEntity,
+  type User as UserEntity,
+} from "@kiln/domain";
 import type { SshKey, User, UserBasic, UserPublic, UserWithPrivateToken } from "@kiln/schemas";
 import type { PresentContext } from "./present-context.js";
 
@@ -55,7 +60,7 @@ function presentFull(user: UserEntity, baseUrl: string, privateToken: string | u
     identities: [],
     can_create_group: user.can_create_group,
     can_create_project: canCreateProject(user),
-    two_factor_enabled: false,
+    two_factor_enabled: hasTwoFactor(user),
     external: user.external,
     private_token: privateToken,
   };

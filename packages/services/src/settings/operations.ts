@@ -78,6 +78,11 @@ export const settings = {
     const { runtime } = ctx;
     const current = await runtime.settings();
     const changes = effective(current, normalize(input));
+    if (changes.require_two_factor_authentication !== undefined) {
+      changes.two_factor_required_since = changes.require_two_factor_authentication
+        ? new Date().toISOString()
+        : null;
+    }
     const next = { ...current, ...changes };
     if (next.domain_blacklist_enabled && next.domain_blacklist.length === 0) {
       throw invalid({ domain_blacklist: ["can't be blank when the domain blacklist is enabled"] });

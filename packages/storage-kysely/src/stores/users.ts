@@ -30,6 +30,7 @@ export const USER_COLUMNS = [
   "confirmed_at",
   "last_sign_in_at",
   "current_sign_in_at",
+  "two_factor_enabled_at",
 ] as const satisfies readonly (keyof User)[];
 
 // Fails to compile when User gains a field the list above does not select.
@@ -45,7 +46,13 @@ export const toUser = (row: Record<string, unknown>): User => withBooleans<User>
 /** What a new account is made of: profile, password hash and the private token's two forms. */
 export type NewUser = Omit<
   User,
-  "id" | "created_at" | "updated_at" | "last_sign_in_at" | "current_sign_in_at" | "personal_projects_count"
+  | "id"
+  | "created_at"
+  | "updated_at"
+  | "last_sign_in_at"
+  | "current_sign_in_at"
+  | "personal_projects_count"
+  | "two_factor_enabled_at"
 > & {
   password_hash: string;
   private_token_digest: string;
@@ -54,9 +61,10 @@ export type NewUser = Omit<
 
 /** Profile fields an update may change; undefined fields are left alone. */
 export type UserPatch = {
-  [K in keyof Omit<User, "id" | "created_at" | "updated_at" | "personal_projects_count">]?:
-    | User[K]
-    | undefined;
+  [K in keyof Omit<
+    User,
+    "id" | "created_at" | "updated_at" | "personal_projects_count" | "two_factor_enabled_at"
+  >]?: User[K] | undefined;
 } & { password_hash?: string | undefined };
 
 /** Filters of the user list. */
@@ -152,6 +160,10 @@ export class UserStore {
       updated_at: at,
       last_sign_in_at: null,
       current_sign_in_at: null,
+      two_factor_enabled_at: null,
+      otp_secret_sealed: null,
+      otp_pending_secret_sealed: null,
+      otp_last_step: null,
     };
     const row = await guardUnique(() =>
       this.db.insertInto("users").values(values).returning(USER_COLUMNS).executeTakeFirstOrThrow(),
