@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DomainError, type User } from "@kiln/domain";
-import { BodyError, drainBeforeAnswer, type Served } from "@kiln/rest-adapter";
-import type { Actor, Context, WebSession } from "@kiln/services";
+import { BodyError, clientAddress, drainBeforeAnswer, type Served } from "@kiln/rest-adapter";
+import { type Actor, type Context, twoFactorRequiredNow, type WebSession } from "@kiln/services";
 import type { VNode } from "preact";
 import { render } from "preact-render-to-string";
 import { clearCookie, setCookie } from "../http/cookies.js";
@@ -16,6 +16,10 @@ import { identifyVisitor, isSecure, type Visitor } from "./visitor.js";
 
 /** The sign-in page. */
 export const SIGN_IN_PATH = "/users/sign_in";
+/** The profile's two-factor authentication page (enrolment). */
+export const TWO_FACTOR_PATH = "/profile/two_factor_auth";
+/** Sign-out. */
+export const SIGN_OUT_PATH = "/users/sign_out";
 
 /** One page request: who sends it, its URL, and how to answer it. */
 export class Page {
@@ -46,9 +50,9 @@ export class Page {
     return this.visitor.signedIn ? this.visitor.actor.user : null;
   }
 
-  /** The client's address. */
+  /** The client's address, as the API's sign-ins read it (for the sign-in throttle). */
   get address(): string {
-    return this.req.socket.remoteAddress ?? "";
+    return clientAddress(this.req);
   }
 
   /** The services' context of the visitor (anonymous before sign-in). */
@@ -153,6 +157,12 @@ export function pageRoute(
             "This form has expired or was not sent from Kiln. Go back, reload the page and try again.",
           );
         }
+        if (await mustEnrolFirst(page)) {
+          return page.redirect(TWO_FACTOR_PATH, {
+            kind: "alert",
+            text: "This server requires two-factor authentication: set it up to go on.",
+          });
+        }
         if (audience === "admin" && !page.user?.is_admin)
           return page.error(404, "The page you were looking for doesn't exist.");
         return await handler(page as SignedInPage, form);
@@ -161,6 +171,22 @@ export function pageRoute(
       }
     },
   };
+}
+
+/**
+ * True when the signed-in visitor is past the grace period of a required second factor and asks
+ * for anything but enrolment or sign-out (GitLab's behaviour: nothing else until they enrol).
+ */
+async function mustEnrolFirst(page: Page): Promise<boolean> {
+  const path = page.url.pathname;
+  if (
+    !page.user ||
+    path === SIGN_OUT_PATH ||
+    path === TWO_FACTOR_PATH ||
+    path.startsWith(`${TWO_FACTOR_PATH}/`)
+  )
+    return false;
+  return twoFactorRequiredNow(page.web.runtime, page.user);
 }
 
 /** The sign-in page, coming back to the page a GET asked for. */
