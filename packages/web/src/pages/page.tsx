@@ -7,7 +7,7 @@ import { render } from "preact-render-to-string";
 import { clearCookie, setCookie } from "../http/cookies.js";
 import { CSRF_FIELD, csrfTokenMatches } from "../http/csrf.js";
 import { type Form, readForm } from "../http/form.js";
-import { PAGE_HEADERS } from "../http/headers.js";
+import { contentSecurityPolicy, PAGE_HEADERS } from "../http/headers.js";
 import type { WebContext, WebRoute } from "../route.js";
 import { CsrfToken } from "./components.js";
 import { FLASH_COOKIE, type Flash, flashValue, readFlash } from "./flash.js";
@@ -64,8 +64,11 @@ export class Page {
     };
   }
 
-  /** Answers a page: `title` and `content` in the layout, with the security headers of every page. */
-  render(title: string, content: VNode, status = 200): Served {
+  /**
+   * Answers a page: `title` and `content` in the layout, with the security headers of every page;
+   * `formAction` widens where its forms may lead (the CSP's `form-action`, Kiln only by default).
+   */
+  render(title: string, content: VNode, status = 200, options: { formAction?: string[] } = {}): Served {
     const page = (
       <CsrfToken.Provider value={this.visitor.csrfToken}>
         <Layout title={title} user={this.user} flash={this.#flash} path={this.url.pathname}>
@@ -76,6 +79,7 @@ export class Page {
     const html = `<!DOCTYPE html>\n${render(page)}`;
     this.res.writeHead(status, {
       ...PAGE_HEADERS,
+      ...(options.formAction ? { "Content-Security-Policy": contentSecurityPolicy(options.formAction) } : {}),
       "Content-Type": "text/html; charset=utf-8",
       "Content-Length": Buffer.byteLength(html),
       ...(this.cookies.length > 0 ? { "Set-Cookie": this.cookies } : {}),
@@ -87,14 +91,26 @@ export class Page {
   /** Answers `303 See Other` to a path of Kiln, with a message for the page it leads to. */
   redirect(location: string, flash?: Flash): Served {
     if (flash) this.cookies.push(setCookie(FLASH_COOKIE, flashValue(flash), { secure: this.secure }));
-    this.res.writeHead(303, {
+    return this.sendRedirect(303, location);
+  }
+
+  /**
+   * Answers `302 Found` to an OAuth client's redirect URI, built by the services from the URI the
+   * application registered (never from the request alone).
+   */
+  redirectToClient(location: string): Served {
+    return this.sendRedirect(302, location);
+  }
+
+  private sendRedirect(status: 302 | 303, location: string): Served {
+    this.res.writeHead(status, {
       ...PAGE_HEADERS,
       Location: location,
       "Content-Length": 0,
       ...(this.cookies.length > 0 ? { "Set-Cookie": this.cookies } : {}),
     });
     this.res.end();
-    return this.served(303);
+    return this.served(status);
   }
 
   /** Answers an error page. */

@@ -1,5 +1,6 @@
 import type { WebRoute } from "../route.js";
 import { adminRoutes } from "./admin-settings.js";
+import { authorizeRoutes } from "./oauth-authorize.js";
 import { accountRoutes } from "./profile/account.js";
 import { keyRoutes } from "./profile/keys.js";
 import { sessionRoutes } from "./profile/sessions.js";
@@ -7,7 +8,7 @@ import { tokenRoutes } from "./profile/tokens.js";
 import { signInRoutes } from "./sign-in.js";
 import { stylesheetRoute } from "./stylesheet.js";
 
-/** The server-rendered pages: sign-in, the profile, the admin area, and their stylesheet. */
+/** The server-rendered pages: sign-in, the profile, the admin area, the OAuth consent, and their stylesheet. */
 export const pageRoutes: WebRoute[] = [
   stylesheetRoute,
   ...signInRoutes,
@@ -16,4 +17,5 @@ export const pageRoutes: WebRoute[] = [
   ...keyRoutes,
   ...sessionRoutes,
   ...adminRoutes,
+  ...authorizeRoutes,
 ];
