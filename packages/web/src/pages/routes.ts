@@ -2,6 +2,7 @@ import type { WebRoute } from "../route.js";
 import { adminRoutes } from "./admin-settings.js";
 import { authorizeRoutes } from "./oauth-authorize.js";
 import { accountRoutes } from "./profile/account.js";
+import { applicationRoutes } from "./profile/applications.js";
 import { keyRoutes } from "./profile/keys.js";
 import { sessionRoutes } from "./profile/sessions.js";
 import { tokenRoutes } from "./profile/tokens.js";
@@ -16,6 +17,7 @@ export const pageRoutes: WebRoute[] = [
   ...tokenRoutes,
   ...keyRoutes,
   ...sessionRoutes,
+  ...applicationRoutes,
   ...adminRoutes,
   ...authorizeRoutes,
 ];
