@@ -6,6 +6,7 @@ import { applicationRoutes } from "./profile/applications.js";
 import { keyRoutes } from "./profile/keys.js";
 import { sessionRoutes } from "./profile/sessions.js";
 import { tokenRoutes } from "./profile/tokens.js";
+import { twoFactorRoutes } from "./profile/two-factor.js";
 import { signInRoutes } from "./sign-in.js";
 import { stylesheetRoute } from "./stylesheet.js";
 
@@ -18,6 +19,7 @@ export const pageRoutes: WebRoute[] = [
   ...keyRoutes,
   ...sessionRoutes,
   ...applicationRoutes,
+  ...twoFactorRoutes,
   ...adminRoutes,
   ...authorizeRoutes,
 ];
