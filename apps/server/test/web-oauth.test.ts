@@ -56,7 +56,9 @@ onEachDatabase("OAuth 2.0 through the pages", (ctx) => {
     const b = browser();
     const asked = await b.get(path);
     expect(asked.status).toBe(303);
-    expect(asked.headers.get("location")).toBe(`/users/sign_in?${new URLSearchParams({ redirect_to: path })}`);
+    expect(asked.headers.get("location")).toBe(
+      `/users/sign_in?${new URLSearchParams({ redirect_to: path })}`,
+    );
     const signedIn = await b.signIn(login, "password123", path);
     expect(signedIn.headers.get("location")).toBe(path);
     await b.follow(signedIn);
@@ -72,7 +74,10 @@ onEachDatabase("OAuth 2.0 through the pages", (ctx) => {
       "scopes[]": ["api", "read_user"],
     });
     expect(created.status).toBe(200);
-    app = { uid: b.textOf("oauth_application_uid") ?? "", secret: b.textOf("oauth_application_secret") ?? "" };
+    app = {
+      uid: b.textOf("oauth_application_uid") ?? "",
+      secret: b.textOf("oauth_application_secret") ?? "",
+    };
     expect(app.uid).toMatch(/^\w{20,}$/);
     expect(app.secret).toMatch(/^\w{20,}$/);
     expect(b.html).toContain("Loopback &lt;b>client&lt;/b>");
