@@ -97,7 +97,7 @@ async function showSignIn(page: Page, form: { login: string; redirectTo: string 
 }
 
 /** A wait as people say it: "45 seconds", "1 minute", "10 minutes" (minutes rounded up). */
-export function waitWords(seconds: number): string {
+function waitWords(seconds: number): string {
   if (seconds < 60) return seconds === 1 ? "1 second" : `${seconds} seconds`;
   const minutes = Math.ceil(seconds / 60);
   return minutes === 1 ? "1 minute" : `${minutes} minutes`;
