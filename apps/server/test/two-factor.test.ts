@@ -3,7 +3,6 @@
  * client address (Rack::Attack's 10 a minute) and per account (locked after 10 failures), and,
  * from GitLab 9.0 on, refuses users with 2FA, who use personal access tokens.
  */
-import { createHmac } from "node:crypto";
 import type { UserPublic } from "@kiln/schemas";
 import { actorOf, createCaller } from "@kiln/services";
 import { createUser, type KilnProcess } from "@kiln/testkit";
@@ -11,19 +10,7 @@ import { describe, expect, it } from "vitest";
 import { openBackend } from "../src/app.js";
 import { readConfig } from "../src/config.js";
 import { onEachDatabase } from "./support.js";
-
-/** The current 6-digit TOTP code of a base32 secret (RFC 6238, SHA-1, 30 s), written out here on purpose. */
-function totpNow(secret: string): string {
-  let bits = "";
-  for (const char of secret)
-    bits += "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".indexOf(char).toString(2).padStart(5, "0");
-  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((byte) => Number.parseInt(byte, 2)));
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000)));
-  const mac = createHmac("sha1", key).update(counter).digest();
-  const offset = (mac.at(-1) as number) & 15;
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0");
-}
+import { totpAt } from "./totp.js";
 
 /** Enrols a user in 2FA and gives them a personal access token, through the services on the server's database. */
 async function enrolInProcess(server: KilnProcess, userId: number): Promise<{ pat: string }> {
@@ -33,7 +20,7 @@ async function enrolInProcess(server: KilnProcess, userId: number): Promise<{ pa
     if (!user) throw new Error(`no user ${userId}`);
     const as = createCaller({ runtime, actor: actorOf({ user, method: "password" }), system: false });
     const { secret } = await as.twoFactor.begin();
-    await as.twoFactor.confirm({ code: totpNow(secret) });
+    await as.twoFactor.confirm({ code: totpAt(secret, Date.now()) });
     const system = createCaller({ runtime, actor: null, system: true });
     return { pat: (await system.tokens.createPersonal({ user_id: userId, name: "cli" })).token };
   } finally {

@@ -131,7 +131,16 @@ onEachDatabase("web pages", (ctx) => {
     const b = browser();
     await b.follow(await b.signIn("alice", "password123"));
     await b.get("/profile/personal_access_tokens");
-    const created = await b.post("/profile/personal_access_tokens", { name: "laptop", expires_at: "" });
+    // None checked is refused (GitLab's "can't be blank"); the form checks api by default.
+    const unscoped = await b.post("/profile/personal_access_tokens", { name: "laptop", expires_at: "" });
+    expect(unscoped.status).toBe(400);
+    expect(b.html).toContain("can't be blank");
+    expect(b.html).toContain('id="scopes_api" name="scopes[]" value="api"');
+    const created = await b.post("/profile/personal_access_tokens", {
+      name: "laptop",
+      expires_at: "",
+      "scopes[]": "api",
+    });
     expect(created.status).toBe(200);
     const token = b.textOf("created_personal_access_token") ?? "";
     expect(token).toMatch(/^[A-Za-z0-9]{20}$/);

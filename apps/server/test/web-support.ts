@@ -54,6 +54,19 @@ export class Browser {
     return found?.[1]?.replace(/<[^>]*>/g, "").trim();
   }
 
+  /** The named fields of the form with this id on the last page, entities decoded (its hidden fields, say). */
+  formFields(id: string): Record<string, string> {
+    const form = new RegExp(`<form[^>]*id="${id}"[^>]*>([\\s\\S]*?)</form>`).exec(this.html)?.[1];
+    if (form === undefined) throw new Error(`the last page has no form ${id}`);
+    const fields: Record<string, string> = {};
+    for (const input of form.matchAll(/<input(?:[^>"]|"[^"]*")*>/g)) {
+      const name = /name="([^"]*)"/.exec(input[0])?.[1];
+      const value = /value="([^"]*)"/.exec(input[0])?.[1];
+      if (name !== undefined) fields[decodeEntities(name)] = decodeEntities(value ?? "");
+    }
+    return fields;
+  }
+
   async #send(path: string, init: RequestInit): Promise<Response> {
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
     const response = await fetch(`${this.origin}${path}`, {
@@ -73,4 +86,14 @@ export class Browser {
     this.html = await response.text();
     return response;
   }
+}
+
+/** The text of HTML with its entities (those preact writes in attributes) decoded. */
+function decodeEntities(text: string): string {
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 }

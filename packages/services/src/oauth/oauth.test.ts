@@ -49,7 +49,7 @@ forEachDialect((h) => {
     return url.searchParams.get("code") as string;
   }
 
-  const exchange = (params: Record<string, unknown>) => exchangeToken(h().runtime, params, null);
+  const exchange = (params: Record<string, unknown>) => exchangeToken(h().runtime, params, null, "127.0.0.1");
   const actorOfToken = (token: string) => identifyActor(h().runtime, { kind: "oauth_bearer", token });
 
   describe("applications", () => {

@@ -8,7 +8,7 @@ import {
   scopeList,
   TOKEN_SCOPES,
 } from "@kiln/domain";
-import { verifyPassword } from "../auth/password.js";
+import { signInWithPassword } from "../auth/sign-in.js";
 import type { ServiceRuntime } from "../runtime.js";
 import { constantTimeEqual, tokenDigest } from "../security/tokens.js";
 import { type IssuedToken, issueToken } from "./grants.js";
@@ -22,11 +22,15 @@ export type OAuthErrorCode =
   | "unsupported_grant_type"
   | "invalid_scope";
 
-/** A refusal of the token endpoint: RFC 6749's error code and a description for people. */
+/**
+ * A refusal of the token endpoint: RFC 6749's error code and a description for people. With
+ * `retryAfterSeconds` it is the sign-in throttle's: answered `429 Too Many Requests` and `Retry-After`.
+ */
 export class OAuthError extends Error {
   constructor(
     readonly code: OAuthErrorCode,
     readonly description: string,
+    readonly retryAfterSeconds?: number,
   ) {
     super(`${code}: ${description}`);
   }
@@ -67,6 +71,8 @@ export function clientOf(params: TokenParams, basic: ClientCredentials | null): 
 const badClient = () =>
   new OAuthError("invalid_client", "Client authentication failed due to unknown client or wrong secret.");
 const badGrant = (why: string) => new OAuthError("invalid_grant", why);
+const INVALID_GRANT =
+  "The provided authorization grant is invalid, expired, revoked, or was issued to another client.";
 
 /** The application the credentials name; a wrong secret or unknown client is `invalid_client`. */
 async function authenticateClient(
@@ -121,12 +127,10 @@ async function authorizationCodeGrant(runtime: ServiceRuntime, params: TokenPara
   const redirectUri = required(params, "redirect_uri");
   if (!client) throw badClient();
   const grant = await runtime.stores.oauthGrants.findByCodeDigest(tokenDigest(code));
-  const invalidCode =
-    "The provided authorization grant is invalid, expired, revoked, or was issued to another client.";
-  if (!grant || grant.application_id !== client.application.id) throw badGrant(invalidCode);
+  if (!grant || grant.application_id !== client.application.id) throw badGrant(INVALID_GRANT);
   if (grant.revoked_at !== null) return refuseReplay(runtime, grant);
   if (Date.parse(grant.expires_at) <= Date.now() || grant.redirect_uri !== redirectUri)
-    throw badGrant(invalidCode);
+    throw badGrant(INVALID_GRANT);
   const verifier = param(params, "code_verifier");
   if (grant.code_challenge !== null) {
     if (verifier === undefined || !verifierMatches(grant, verifier))
@@ -153,23 +157,49 @@ async function refuseReplay(runtime: ServiceRuntime, grant: OAuthGrant): Promise
   throw badGrant("The authorization code was already used; the tokens issued from it are revoked.");
 }
 
-/** The resource owner password grant (spec: username and password, for trusted clients). */
-async function passwordGrant(runtime: ServiceRuntime, params: TokenParams, client: Client | null) {
+/**
+ * The password grant's refusal of a sign-in: a wrong login or password, a blocked user, password
+ * sign-in turned off and (GitLab 9.0) a user with two-factor authentication are `invalid_grant`,
+ * the throttle's refusal is answered 429 with its wait.
+ */
+function passwordGrantRefusal(error: unknown): OAuthError {
+  if (!DomainError.is(error)) throw error;
+  const failure = error.failure;
+  if (failure.kind === "rate_limited") {
+    const description = `Too many sign-in attempts; retry in ${failure.retryAfterSeconds} seconds.`;
+    return new OAuthError("invalid_request", description, failure.retryAfterSeconds);
+  }
+  if (failure.kind === "forbidden" && "reason" in failure && failure.reason === "two_factor_enabled") {
+    return badGrant(
+      "You have two-factor authentication enabled: use a personal access token, or the authorization-code grant.",
+    );
+  }
+  if (failure.kind === "unauthenticated" || failure.kind === "forbidden") return badGrant(INVALID_GRANT);
+  throw error;
+}
+
+/**
+ * The resource owner password grant (spec: username and password, for trusted clients), through
+ * the one password sign-in: throttled per `address` and per account.
+ */
+async function passwordGrant(
+  runtime: ServiceRuntime,
+  params: TokenParams,
+  client: Client | null,
+  address: string,
+) {
   const username = required(params, "username");
   const password = required(params, "password");
   const allowed = client ? scopeList(client.application.scopes) : TOKEN_SCOPES;
   const scopes = requestedScopes(params, allowed, allowed.includes("api") ? ["api"] : allowed);
-  const denied = badGrant(
-    "The provided authorization grant is invalid, expired, revoked, or was issued to another client.",
-  );
-  if (!(await runtime.settings()).signin_enabled) throw denied;
-  // lead: use signInWithPassword(runtime, { login: username, password, address, surface: "oauth_password" })
-  // (throttled, refuses users with two-factor authentication from 9.0), mapping its refusals to invalid_grant.
-  const user = await verifyPassword({ runtime, actor: null, system: false }, username, password).catch(
-    (error) => {
-      throw DomainError.is(error) && error.kind === "unauthenticated" ? denied : error;
-    },
-  );
+  const { user } = await signInWithPassword(runtime, {
+    login: username,
+    password,
+    address,
+    surface: "oauth_password",
+  }).catch((error: unknown) => {
+    throw passwordGrantRefusal(error);
+  });
   return issueToken(runtime.stores, {
     application_id: client?.application.id ?? null,
     resource_owner_id: user.id,
@@ -209,19 +239,21 @@ const GRANTS = {
 
 /**
  * `POST /oauth/token`: issues a token pair for the grant the request names, or throws an
- * {@link OAuthError} (RFC 6749 §5.2). `basic` is the client's HTTP Basic credentials, if any.
+ * {@link OAuthError} (RFC 6749 §5.2). `basic` is the client's HTTP Basic credentials, if any;
+ * `address` the client's network address, for the password grant's throttle.
  */
 export async function exchangeToken(
   runtime: ServiceRuntime,
   params: TokenParams,
   basic: ClientCredentials | null,
+  address: string,
 ): Promise<IssuedToken> {
   const grantType = required(params, "grant_type");
   if (!Object.hasOwn(GRANTS, grantType)) {
     throw new OAuthError("unsupported_grant_type", "The authorization grant type is not supported.");
   }
   const client = await authenticateClient(runtime, clientOf(params, basic));
-  return GRANTS[grantType as keyof typeof GRANTS](runtime, params, client);
+  return GRANTS[grantType as keyof typeof GRANTS](runtime, params, client, address);
 }
 
 /** The token pair an access or refresh token belongs to, or undefined. */

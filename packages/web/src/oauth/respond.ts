@@ -35,20 +35,25 @@ export async function sendJson(
   return { status, userId: null };
 }
 
-/** RFC 6749's error object, with its status (`WWW-Authenticate` on `invalid_client`, §5.2). */
+/**
+ * RFC 6749's error object, with its status (`WWW-Authenticate` on `invalid_client`, §5.2); the
+ * sign-in throttle's refusal is `429 Too Many Requests` with `Retry-After`.
+ */
 export function sendOAuthError(
   req: IncomingMessage,
   res: ServerResponse,
   error: OAuthError,
 ): Promise<Served> {
-  const headers: Record<string, string> =
-    error.code === "invalid_client"
+  const throttled = error.retryAfterSeconds !== undefined;
+  const headers: Record<string, string> = throttled
+    ? { "Retry-After": String(error.retryAfterSeconds) }
+    : error.code === "invalid_client"
       ? { "WWW-Authenticate": 'Basic realm="Kiln OAuth", error="invalid_client"' }
       : {};
   return sendJson(
     req,
     res,
-    STATUS[error.code],
+    throttled ? 429 : STATUS[error.code],
     { error: error.code, error_description: error.description },
     headers,
   );

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Served } from "@kiln/rest-adapter";
+import { clientAddress, type Served } from "@kiln/rest-adapter";
 import { exchangeToken, OAuthError, revokeToken, tokenInfo } from "@kiln/services";
 import type { WebContext, WebRoute } from "../route.js";
 import { basicClient, bearerToken, readTokenParams, sendJson, sendOAuthError } from "./respond.js";
@@ -21,7 +21,7 @@ function refusing(endpoint: Endpoint): Endpoint {
 /** `POST /oauth/token`: the authorization-code, password and refresh-token grants. */
 const token: Endpoint = async ({ runtime }, req, res) => {
   const client = basicClient(req);
-  const issued = await exchangeToken(runtime, await readTokenParams(req), client);
+  const issued = await exchangeToken(runtime, await readTokenParams(req), client, clientAddress(req));
   return sendJson(req, res, 200, issued);
 };
 

@@ -33,8 +33,10 @@ export function Field(props: {
   hint?: string | undefined;
   errors?: readonly string[] | undefined;
   autofocus?: boolean;
+  /** The input's id when two forms of a page have a field of the same name. */
+  id?: string;
 }) {
-  const id = fieldId(props.name);
+  const id = props.id ?? fieldId(props.name);
   const errors = props.errors ?? [];
   const described = [props.hint ? `${id}_hint` : "", errors.length > 0 ? `${id}_errors` : ""]
     .filter(Boolean)

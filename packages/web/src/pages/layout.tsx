@@ -12,6 +12,8 @@ const PROFILE_NAV: readonly { href: string; label: string }[] = [
   { href: "/profile/password", label: "Password" },
   { href: "/profile/account", label: "Private token" },
   { href: "/profile/personal_access_tokens", label: "Access tokens" },
+  { href: "/profile/applications", label: "Applications" },
+  { href: "/profile/two_factor_auth", label: "Two-factor authentication" },
   { href: "/profile/keys", label: "SSH keys" },
   { href: "/profile/active_sessions", label: "Active sessions" },
 ];

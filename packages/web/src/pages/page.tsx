@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DomainError, type User } from "@kiln/domain";
-import { BodyError, drainBeforeAnswer, type Served } from "@kiln/rest-adapter";
-import type { Actor, Context, WebSession } from "@kiln/services";
+import { BodyError, clientAddress, drainBeforeAnswer, type Served } from "@kiln/rest-adapter";
+import { type Actor, type Context, twoFactorRequiredNow, type WebSession } from "@kiln/services";
 import type { VNode } from "preact";
 import { render } from "preact-render-to-string";
 import { clearCookie, setCookie } from "../http/cookies.js";
 import { CSRF_FIELD, csrfTokenMatches } from "../http/csrf.js";
 import { type Form, readForm } from "../http/form.js";
-import { PAGE_HEADERS } from "../http/headers.js";
+import { contentSecurityPolicy, PAGE_HEADERS } from "../http/headers.js";
 import type { WebContext, WebRoute } from "../route.js";
 import { CsrfToken } from "./components.js";
 import { FLASH_COOKIE, type Flash, flashValue, readFlash } from "./flash.js";
@@ -16,6 +16,10 @@ import { identifyVisitor, isSecure, type Visitor } from "./visitor.js";
 
 /** The sign-in page. */
 export const SIGN_IN_PATH = "/users/sign_in";
+/** The profile's two-factor authentication page (enrolment). */
+export const TWO_FACTOR_PATH = "/profile/two_factor_auth";
+/** Sign-out. */
+export const SIGN_OUT_PATH = "/users/sign_out";
 
 /** One page request: who sends it, its URL, and how to answer it. */
 export class Page {
@@ -46,9 +50,9 @@ export class Page {
     return this.visitor.signedIn ? this.visitor.actor.user : null;
   }
 
-  /** The client's address. */
+  /** The client's address, as the API's sign-ins read it (for the sign-in throttle). */
   get address(): string {
-    return this.req.socket.remoteAddress ?? "";
+    return clientAddress(this.req);
   }
 
   /** The services' context of the visitor (anonymous before sign-in). */
@@ -60,8 +64,11 @@ export class Page {
     };
   }
 
-  /** Answers a page: `title` and `content` in the layout, with the security headers of every page. */
-  render(title: string, content: VNode, status = 200): Served {
+  /**
+   * Answers a page: `title` and `content` in the layout, with the security headers of every page;
+   * `formAction` widens where its forms may lead (the CSP's `form-action`, Kiln only by default).
+   */
+  render(title: string, content: VNode, status = 200, options: { formAction?: string[] } = {}): Served {
     const page = (
       <CsrfToken.Provider value={this.visitor.csrfToken}>
         <Layout title={title} user={this.user} flash={this.#flash} path={this.url.pathname}>
@@ -72,6 +79,7 @@ export class Page {
     const html = `<!DOCTYPE html>\n${render(page)}`;
     this.res.writeHead(status, {
       ...PAGE_HEADERS,
+      ...(options.formAction ? { "Content-Security-Policy": contentSecurityPolicy(options.formAction) } : {}),
       "Content-Type": "text/html; charset=utf-8",
       "Content-Length": Buffer.byteLength(html),
       ...(this.cookies.length > 0 ? { "Set-Cookie": this.cookies } : {}),
@@ -83,14 +91,26 @@ export class Page {
   /** Answers `303 See Other` to a path of Kiln, with a message for the page it leads to. */
   redirect(location: string, flash?: Flash): Served {
     if (flash) this.cookies.push(setCookie(FLASH_COOKIE, flashValue(flash), { secure: this.secure }));
-    this.res.writeHead(303, {
+    return this.sendRedirect(303, location);
+  }
+
+  /**
+   * Answers `302 Found` to an OAuth client's redirect URI, built by the services from the URI the
+   * application registered (never from the request alone).
+   */
+  redirectToClient(location: string): Served {
+    return this.sendRedirect(302, location);
+  }
+
+  private sendRedirect(status: 302 | 303, location: string): Served {
+    this.res.writeHead(status, {
       ...PAGE_HEADERS,
       Location: location,
       "Content-Length": 0,
       ...(this.cookies.length > 0 ? { "Set-Cookie": this.cookies } : {}),
     });
     this.res.end();
-    return this.served(303);
+    return this.served(status);
   }
 
   /** Answers an error page. */
@@ -153,6 +173,12 @@ export function pageRoute(
             "This form has expired or was not sent from Kiln. Go back, reload the page and try again.",
           );
         }
+        if (await mustEnrolFirst(page)) {
+          return page.redirect(TWO_FACTOR_PATH, {
+            kind: "alert",
+            text: "This server requires two-factor authentication: set it up to go on.",
+          });
+        }
         if (audience === "admin" && !page.user?.is_admin)
           return page.error(404, "The page you were looking for doesn't exist.");
         return await handler(page as SignedInPage, form);
@@ -161,6 +187,22 @@ export function pageRoute(
       }
     },
   };
+}
+
+/**
+ * True when the signed-in visitor is past the grace period of a required second factor and asks
+ * for anything but enrolment or sign-out (GitLab's behaviour: nothing else until they enrol).
+ */
+async function mustEnrolFirst(page: Page): Promise<boolean> {
+  const path = page.url.pathname;
+  if (
+    !page.user ||
+    path === SIGN_OUT_PATH ||
+    path === TWO_FACTOR_PATH ||
+    path.startsWith(`${TWO_FACTOR_PATH}/`)
+  )
+    return false;
+  return twoFactorRequiredNow(page.web.runtime, page.user);
 }
 
 /** The sign-in page, coming back to the page a GET asked for. */

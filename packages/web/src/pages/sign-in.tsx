@@ -1,12 +1,18 @@
-import { DomainError } from "@kiln/domain";
+import { DomainError, type User } from "@kiln/domain";
 import type { Served } from "@kiln/rest-adapter";
-import { endWebSession, startWebSession, verifyPassword } from "@kiln/services";
+import {
+  endWebSession,
+  signInWithPassword,
+  startWebSession,
+  twoFactorRequiredNow,
+  verifySecondFactor,
+} from "@kiln/services";
 import { clearCookie, readCookie } from "../http/cookies.js";
 import type { Form } from "../http/form.js";
 import { localPath } from "../http/local-path.js";
 import type { WebRoute } from "../route.js";
 import { Field, FormErrors, PostForm, Submit } from "./components.js";
-import { type Page, pageRoute, SIGN_IN_PATH } from "./page.js";
+import { type Page, pageRoute, SIGN_IN_PATH, SIGN_OUT_PATH, TWO_FACTOR_PATH } from "./page.js";
 import {
   clearSecondFactor,
   pendingSecondFactor,
@@ -90,32 +96,46 @@ async function showSignIn(page: Page, form: { login: string; redirectTo: string 
   );
 }
 
+/** A wait as people say it: "45 seconds", "1 minute", "10 minutes" (minutes rounded up). */
+function waitWords(seconds: number): string {
+  if (seconds < 60) return seconds === 1 ? "1 second" : `${seconds} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? "1 minute" : `${minutes} minutes`;
+}
+
 /** The message of a refused sign-in, never telling whether the login or the password was wrong. */
 function signInRefusal(error: unknown): string {
   if (!DomainError.is(error)) throw error;
-  // lead: twofa's new kind "rate_limited" (with retryAfterSeconds) gets its own words here.
-  if ((error.kind as string) === "rate_limited")
-    return "Too many sign-in attempts. Wait a minute and try again.";
-  return INVALID_LOGIN;
+  const failure = error.failure;
+  if (failure.kind !== "rate_limited") return INVALID_LOGIN;
+  const wait = waitWords(failure.retryAfterSeconds);
+  return failure.reason === "sign_in_account_locked"
+    ? `This account is locked after too many failed sign-ins. Try again in ${wait}.`
+    : `Too many sign-in attempts from your address. Try again in ${wait}.`;
 }
 
 async function postSignIn(page: Page, form: Form): Promise<Served> {
   const entered = { login: form.text("login"), redirectTo: localPath(form.text("redirect_to"), "") };
   const { runtime } = page.web;
   if (!(await runtime.settings()).signin_enabled) return showSignIn(page, entered);
-  let signedIn: { userId: number; needsSecondFactor: boolean };
+  let signedIn: { user: User; needsSecondFactor: boolean };
   try {
-    // lead: signInWithPassword(runtime, {login, password, address, surface: "web"}) — it throttles,
-    // records the sign-in and answers needsSecondFactor; until twofa merges, the password check.
-    const user = await verifyPassword(page.context, entered.login, form.text("password"));
-    await runtime.stores.users.recordSignIn(user.id);
-    runtime.userChanged(user.id);
-    signedIn = { userId: user.id, needsSecondFactor: false };
+    signedIn = await signInWithPassword(runtime, {
+      login: entered.login,
+      password: form.text("password"),
+      address: page.address,
+      surface: "web",
+    });
   } catch (error) {
     return showSignIn(page, entered, [signInRefusal(error)]);
   }
-  if (!signedIn.needsSecondFactor) return signIn(page, signedIn.userId, entered.redirectTo);
-  const pending: SecondFactorPending = { userId: signedIn.userId, redirectTo: entered.redirectTo };
+  const { user } = signedIn;
+  if (!signedIn.needsSecondFactor) {
+    // GitLab's behaviour: past the grace period, enrolment comes before anything else.
+    const enrol = await twoFactorRequiredNow(runtime, user);
+    return signIn(page, user.id, enrol ? TWO_FACTOR_PATH : entered.redirectTo);
+  }
+  const pending: SecondFactorPending = { userId: user.id, redirectTo: entered.redirectTo };
   page.cookies.push(secondFactorCookie(page, pending));
   return page.redirect("/users/two_factor");
 }
@@ -125,7 +145,11 @@ async function postTwoFactor(page: Page, form: Form): Promise<Served> {
   if (!pending) return page.redirect(SIGN_IN_PATH, { kind: "alert", text: "Sign in again." });
   let accepted: boolean;
   try {
-    accepted = await verifySecondFactor(page, pending.userId, form.text("code").trim());
+    accepted = await verifySecondFactor(page.web.runtime, {
+      userId: pending.userId,
+      code: form.text("code").trim(),
+      address: page.address,
+    });
   } catch (error) {
     return page.render("Two-factor authentication", <TwoFactorForm errors={[signInRefusal(error)]} />, 401);
   }
@@ -138,17 +162,6 @@ async function postTwoFactor(page: Page, form: Form): Promise<Served> {
   }
   page.cookies.push(clearSecondFactor(page));
   return signIn(page, pending.userId, pending.redirectTo);
-}
-
-/**
- * lead: twofa's `verifySecondFactor(runtime, { userId, code, address })` from `@kiln/services`
- * replaces this body once merged; until then no sign-in needs a second factor, and none passes.
- */
-async function verifySecondFactor(page: Page, userId: number, code: string): Promise<boolean> {
-  void page;
-  void userId;
-  void code;
-  return false;
 }
 
 /** Sign in (username or email, and password), its second step, sign out, and `/`. */
@@ -167,7 +180,7 @@ export const signInRoutes: WebRoute[] = [
   pageRoute("POST", "/users/two_factor", (page, form) => postTwoFactor(page, form as Form)),
   pageRoute(
     "POST",
-    "/users/sign_out",
+    SIGN_OUT_PATH,
     async (page) => {
       const cookieValue = readCookie(page.req, SESSION_COOKIE);
       if (cookieValue) await endWebSession(page.web.runtime, cookieValue);

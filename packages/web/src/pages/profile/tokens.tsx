@@ -1,24 +1,12 @@
 import type { PersonalAccessToken } from "@kiln/domain";
 import { tokens } from "@kiln/services";
-import type { z } from "zod";
 import type { Form } from "../../http/form.js";
 import type { WebRoute } from "../../route.js";
-import { Checkbox, Field, FormErrors, PostForm, Submit } from "../components.js";
+import { Field, FormErrors, PostForm, Submit } from "../components.js";
 import { type FormFailure, NO_FAILURE } from "../failures.js";
 import { run, submit } from "../operations.js";
 import { pageRoute, type SignedInPage } from "../page.js";
-
-/** The scopes a personal access token may be given, with what each allows. */
-const SCOPES = [
-  { value: "api", label: "api: everything you may do, through the API and git" },
-  { value: "read_user", label: "read_user: read your own profile (GET /user) and nothing else" },
-] as const;
-
-/**
- * True when token creation takes `scopes`. lead: oauth's branch adds `scopes` to
- * `tokens.createPersonal`; until it is merged the page neither shows nor sends them.
- */
-const takesScopes = (): boolean => "scopes" in (tokens.createPersonal.input as z.ZodObject).shape;
+import { ScopeChoices } from "./scopes.js";
 
 function TokenForm(props: { failure: FormFailure; name?: string; expiresAt?: string; scopes?: string[] }) {
   const { fields, general } = props.failure;
@@ -37,22 +25,7 @@ function TokenForm(props: { failure: FormFailure; name?: string; expiresAt?: str
           hint="Optional. The token stops working at the start of that day (UTC)."
           errors={fields["expires_at"]}
         />
-        {takesScopes() && (
-          <fieldset>
-            <legend>Scopes</legend>
-            {SCOPES.map((scope) => (
-              <Checkbox
-                key={scope.value}
-                name="scopes[]"
-                value={scope.value}
-                id={`scopes_${scope.value}`}
-                label={scope.label}
-                checked={chosen.includes(scope.value)}
-              />
-            ))}
-            {fields["scopes"] && <p class="field-errors">{fields["scopes"].join(", ")}</p>}
-          </fieldset>
-        )}
+        <ScopeChoices chosen={chosen} errors={fields["scopes"]} />
         <Submit label="Create personal access token" id="create_personal_access_token" />
       </PostForm>
     </section>
@@ -143,9 +116,8 @@ async function createToken(page: SignedInPage, form: Form) {
     expiresAt: form.text("expires_at"),
     scopes: form.list("scopes"),
   };
-  const params: Record<string, unknown> = { name: entered.name };
+  const params: Record<string, unknown> = { name: entered.name, scopes: entered.scopes };
   if (entered.expiresAt) params["expires_at"] = entered.expiresAt;
-  if (takesScopes()) params["scopes"] = entered.scopes;
   const outcome = await submit(page, tokens.createPersonal, params);
   if (!outcome.ok) return tokensPage(page, { failure: outcome.failure, entered }, 400);
   return tokensPage(page, { created: outcome.value.token });
