@@ -107,6 +107,30 @@ const cases: [name: string, build: () => DomainError, status: number, body: unkn
     "401 Unauthorized. You have 2FA enabled. Please use a personal access token to access the API",
   ],
   [
+    "a read_user token anywhere but GET /user",
+    () => forbidden({ reason: "insufficient_scope" }),
+    403,
+    "403 Forbidden: Insufficient scope: this token may only read the user's account (GET /user); use a token with the api scope",
+  ],
+  [
+    "OAuth authorize of an unknown client",
+    () => badRequest({ reason: "oauth_invalid_client" }),
+    400,
+    "400 (Bad request) unknown OAuth client",
+  ],
+  [
+    "OAuth authorize to an unregistered redirect URI",
+    () => badRequest({ reason: "oauth_invalid_redirect_uri" }),
+    400,
+    "400 (Bad request) the redirect URI is not registered for this application",
+  ],
+  [
+    "an OAuth application registered by a user while only admins may",
+    () => forbidden({ reason: "oauth_applications_disabled" }),
+    403,
+    "403 Forbidden: Only administrators may register OAuth applications",
+  ],
+  [
     "2FA enrolment while enrolled",
     () => conflict({ reason: "two_factor_already_enabled" }),
     409,
