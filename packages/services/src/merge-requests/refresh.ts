@@ -1,5 +1,5 @@
 import { branchOfRef, isOpenState, type MergeRequest } from "@kiln/domain";
-import type { PushEvent } from "../domain-events.js";
+import { type PushEvent, recordDomainEvent } from "../domain-events.js";
 import type { OutboxSubscriber } from "../outbox/dispatcher.js";
 import type { ServiceRuntime } from "../runtime.js";
 import { mergeSides, testMerge } from "./git.js";
@@ -26,10 +26,22 @@ export function checkMergeStatus(
     }
     const sides = await mergeSides(runtime, current);
     const status = await testMerge(sides, current.target_branch);
-    return mergeRequests.update(current.id, {
-      merge_status: status,
-      diff_head_sha: sides.source ?? current.diff_head_sha,
-      updated_at: current.updated_at,
+    return runtime.stores.transaction(async (tx) => {
+      const checked = await tx.mergeRequests.update(current.id, {
+        merge_status: status,
+        diff_head_sha: sides.source ?? current.diff_head_sha,
+        updated_at: current.updated_at,
+      });
+      // Readers may have seen `unchecked` meanwhile: they hear the answer, changed or not.
+      if (checked && (options.reset || status !== current.merge_status)) {
+        await recordDomainEvent(tx, {
+          kind: "merge_status",
+          projectId: checked.project_id,
+          mergeRequestId: checked.id,
+          status,
+        });
+      }
+      return checked;
     });
   });
 }
