@@ -13,6 +13,7 @@ import type { Accounts, Connection } from "./accounts.js";
 import type { Workspace } from "./git.js";
 import { sourceKey } from "./model/merge-requests.js";
 import { projectsOfRemotes, remoteKey } from "./model/remotes.js";
+import { applyTodoChange } from "./model/todos.js";
 
 /** The most todos or merge requests a list loads (two pages): a sidebar, not an archive. */
 const MAX_PAGES = 2;
@@ -118,6 +119,12 @@ export class DataStore {
       }),
     );
     const data = loaded.filter((entry): entry is InstanceData => entry !== null);
+    this.errors.splice(0, this.errors.length, ...errors);
+    return this.show(data);
+  }
+
+  /** Shows `data` when it differs from what is shown; answers whether it did. */
+  private show(data: InstanceData[]): boolean {
     const fingerprint = JSON.stringify([
       data.map(({ connection, todos, assigned, created, repository, mergeRequestPipelines }) => [
         connection.account.url,
@@ -127,13 +134,28 @@ export class DataStore {
         repository,
         mergeRequestPipelines,
       ]),
-      errors,
+      this.errors,
     ]);
-    this.errors.splice(0, this.errors.length, ...errors);
     if (fingerprint === this.fingerprint) return false;
     this.fingerprint = fingerprint;
     this.data = data;
     this.changed.fire();
+    return true;
+  }
+
+  /**
+   * Takes in a todo the live stream told of (created or done) on `instance`, with no request;
+   * false when the instance is not loaded yet (its next load has it).
+   */
+  applyTodo(instance: string, change: Parameters<typeof applyTodoChange>[1]): boolean {
+    if (!this.data.some((entry) => entry.connection.account.url === instance)) return false;
+    this.show(
+      this.data.map((entry) =>
+        entry.connection.account.url === instance
+          ? { ...entry, todos: applyTodoChange(entry.todos, change) }
+          : entry,
+      ),
+    );
     return true;
   }
 
