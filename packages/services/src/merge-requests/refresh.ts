@@ -9,8 +9,10 @@ import { serialized } from "./serial.js";
  * Computes an open merge request's `merge_status` from git and records it with the source head it
  * was computed at (`diff_head_sha`); `updated_at` stays, as a status check is no edit. With
  * `reset`, the status first goes back to `unchecked` (a branch moved), so that readers never see
- * the old answer for the new heads. Answers the merge request as it now is (unchanged when it is
- * no longer open). Runs in the merge request's queue, never beside a merge of it.
+ * the old answer for the new heads. The answer comes with a `merge_status` event (for the live
+ * streams of those the merge request concerns) when it changed or was reset. Answers the merge
+ * request as it now is (unchanged when it is no longer open). Runs in the merge request's queue,
+ * never beside a merge of it.
  */
 export function checkMergeStatus(
   runtime: ServiceRuntime,
