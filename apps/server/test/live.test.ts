@@ -5,6 +5,7 @@ import type {
   MergeRequestJson,
   PipelineJson,
   ProjectJson,
+  TodoJson,
 } from "@kiln/schemas";
 import {
   call,
@@ -21,7 +22,8 @@ import { commitTo, eventually, openMergeRequest } from "./merge-requests-support
 import { onEachDatabase, type Served, start } from "./support.js";
 
 type MergeRequestEvent = Extract<LiveEventJson, { kind: "merge_request" }>;
-type CiEvent = Exclude<LiveEventJson, MergeRequestEvent>;
+type TodoEvent = Extract<LiveEventJson, { kind: "todo" }>;
+type CiEvent = Exclude<LiveEventJson, MergeRequestEvent | TodoEvent>;
 
 /** What a subscription received, in order, and how to end it. */
 interface Received {
@@ -29,6 +31,8 @@ interface Received {
   events: { id: string; event: MergeRequestEvent }[];
   /** The pipeline and build events. */
   ci: CiEvent[];
+  /** The todo events. */
+  todos: TodoEvent[];
   errors: unknown[];
   /** Settles once the stream is open: what is committed after that reaches it. */
   started: Promise<void>;
@@ -38,6 +42,7 @@ interface Received {
 function subscribe(kiln: KilnClient, lastEventId?: string, projects?: number[]): Received {
   const events: Received["events"] = [];
   const ci: CiEvent[] = [];
+  const todos: TodoEvent[] = [];
   const errors: unknown[] = [];
   let opened = () => {};
   const started = new Promise<void>((resolve) => {
@@ -51,6 +56,7 @@ function subscribe(kiln: KilnClient, lastEventId?: string, projects?: number[]):
     onStarted: () => opened(),
     onData: ({ id, data }) => {
       if (data.kind === "merge_request") events.push({ id, event: data });
+      else if (data.kind === "todo") todos.push(data);
       else ci.push(data);
     },
     onError: (error) => {
@@ -58,7 +64,7 @@ function subscribe(kiln: KilnClient, lastEventId?: string, projects?: number[]):
       opened();
     },
   });
-  return { events, ci, errors, started, stop: () => subscription.unsubscribe() };
+  return { events, ci, todos, errors, started, stop: () => subscription.unsubscribe() };
 }
 
 /** A user with a private project and a merge request of their own in it. */
@@ -290,6 +296,60 @@ onEachDatabase("the live stream", (ctx) => {
       // stream that follows no project carries no pipeline.
       expect(members.ci.every((event) => event.project_id === bob.project.id)).toBe(true);
       expect(unfollowed.ci).toEqual([]);
+      expect(all.flatMap((received) => received.errors)).toEqual([]);
+    } finally {
+      for (const received of all) received.stop();
+    }
+  });
+
+  it("carries a user's todos as they are made and marked done, to their owner alone", async () => {
+    const carol = await createUser(ctx().server, ctx().root, "live-todo-carol");
+    const added = await ctx().api({
+      method: "POST",
+      path: `/projects/${alice.project.id}/members`,
+      token: alice.user.token,
+      json: { user_id: carol.id, access_level: 30 },
+    });
+    expect(added.status).toBe(201);
+    const alices = subscribe(alice.kiln);
+    const bobs = subscribe(bob.kiln);
+    const all = [alices, bobs];
+    try {
+      await Promise.all(all.map((received) => received.started));
+      const issue = await ctx().api<{ id: number }>({
+        method: "POST",
+        path: `/projects/${alice.project.id}/issues`,
+        token: carol.token,
+        json: { title: "Carol needs Alice", assignee_id: alice.user.id },
+      });
+      expect(issue.status).toBe(200);
+      await eventually(async () => alices.todos.length === 1);
+      const made = alices.todos[0]!;
+      expect([made.action, made.todo.action_name, made.todo.target.title]).toEqual([
+        "created",
+        "assigned",
+        "Carol needs Alice",
+      ]);
+      const listed = await ctx().api<TodoJson[]>({ path: "/todos", token: alice.user.token });
+      expect(made.todo).toEqual(listed.body.find((todo) => todo.id === made.todo.id));
+      const done = await ctx().api({
+        method: "DELETE",
+        path: `/todos/${made.todo.id}`,
+        token: alice.user.token,
+      });
+      expect(done.status).toBe(200);
+      await eventually(async () => alices.todos.length === 2);
+      expect([alices.todos[1]!.action, alices.todos[1]!.todo.id, alices.todos[1]!.todo.state]).toEqual([
+        "done",
+        made.todo.id,
+        "done",
+      ]);
+      // Bob's stream is past both once a change of his own reaches it: it told him of neither.
+      await retitle(ctx(), bob, "Bob after the todos");
+      await eventually(async () =>
+        bobs.events.some(({ event }) => event.merge_request.title === "Bob after the todos"),
+      );
+      expect(bobs.todos).toEqual([]);
       expect(all.flatMap((received) => received.errors)).toEqual([]);
     } finally {
       for (const received of all) received.stop();

@@ -13,6 +13,10 @@ import type { Accounts, Connection } from "./accounts.js";
 import type { Workspace } from "./git.js";
 import { sourceKey } from "./model/merge-requests.js";
 import { projectsOfRemotes, remoteKey } from "./model/remotes.js";
+import { applyTodoChange } from "./model/todos.js";
+
+/** A todo made or marked done, as the live stream tells of it. */
+type TodoChange = Parameters<typeof applyTodoChange>[1];
 
 /** The most todos or merge requests a list loads (two pages): a sidebar, not an archive. */
 const MAX_PAGES = 2;
@@ -92,6 +96,12 @@ export class DataStore {
   private fingerprint = "";
   /** The workspace's project per instance, found once per set of remotes (projects rarely move). */
   private readonly projectCache = new Map<string, ProjectJson | null>();
+  /**
+   * The todo changes the stream told of, numbered: a load that started before one answers lists
+   * read without it, so they are applied again on what it loaded.
+   */
+  private todoChanges: { seq: number; instance: string; change: TodoChange }[] = [];
+  private seq = 0;
   readonly errors: string[] = [];
 
   constructor(
@@ -105,6 +115,7 @@ export class DataStore {
 
   /** Loads everything again; answers whether anything changed. */
   async load(): Promise<boolean> {
+    const startedAt = this.seq;
     const connections = await this.accounts.all();
     const errors: string[] = [];
     const loaded = await Promise.all(
@@ -118,6 +129,13 @@ export class DataStore {
       }),
     );
     const data = loaded.filter((entry): entry is InstanceData => entry !== null);
+    this.todoChanges = this.todoChanges.filter((told) => told.seq > startedAt);
+    this.errors.splice(0, this.errors.length, ...errors);
+    return this.show(data.map((entry) => this.withTodoChanges(entry)));
+  }
+
+  /** Shows `data` when it differs from what is shown; answers whether it did. */
+  private show(data: InstanceData[]): boolean {
     const fingerprint = JSON.stringify([
       data.map(({ connection, todos, assigned, created, repository, mergeRequestPipelines }) => [
         connection.account.url,
@@ -127,14 +145,33 @@ export class DataStore {
         repository,
         mergeRequestPipelines,
       ]),
-      errors,
+      this.errors,
     ]);
-    this.errors.splice(0, this.errors.length, ...errors);
     if (fingerprint === this.fingerprint) return false;
     this.fingerprint = fingerprint;
     this.data = data;
     this.changed.fire();
     return true;
+  }
+
+  /**
+   * Takes in a todo the live stream told of (created or done) on `instance`, with no request;
+   * false when the instance is not loaded yet (its next load has it).
+   */
+  applyTodo(instance: string, change: TodoChange): boolean {
+    if (!this.data.some((entry) => entry.connection.account.url === instance)) return false;
+    this.todoChanges.push({ seq: ++this.seq, instance, change });
+    this.show(this.data.map((entry) => this.withTodoChanges(entry)));
+    return true;
+  }
+
+  /** The instance's data with the todo changes told since the last load began applied. */
+  private withTodoChanges(entry: InstanceData): InstanceData {
+    const url = entry.connection.account.url;
+    const todos = this.todoChanges
+      .filter((told) => told.instance === url)
+      .reduce((list, told) => applyTodoChange(list, told.change), entry.todos);
+    return { ...entry, todos };
   }
 
   private async loadInstance(connection: Connection): Promise<InstanceData> {

@@ -8,6 +8,7 @@ import { Workspace } from "./git.js";
 import { LiveFollower } from "./live.js";
 import { statusBarText } from "./model/builds.js";
 import { mergeRequestLine, sourceKey } from "./model/merge-requests.js";
+import { type Notice, noticeOf } from "./model/notifications.js";
 import { Poller } from "./model/poller.js";
 import { TRACE_SCHEME, TraceContentProvider } from "./trace-content.js";
 import { BuildsView, type JobNode } from "./views/builds.js";
@@ -40,12 +41,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<KilnEx
   const pollMs =
     Math.max(15, vscode.workspace.getConfiguration("kiln").get<number>("pollSeconds", 60)) * 1000;
   const poller = new Poller({ poll: () => store.load(), baseMs: pollMs });
-  // The stream carries the changes to my merge requests and the pipelines and builds of the
-  // projects shown; todos and other people's merge requests of this repository are still looked
-  // for, less often while every stream is up.
+  // The stream carries my todos, the changes to my merge requests and the pipelines and builds of
+  // the projects shown; other people's merge requests of this repository are still looked for,
+  // less often while every stream is up.
   const live = new LiveFollower(
     accounts,
     () => void refresh(),
+    (instance, event) => {
+      const notice = noticeOf(event, recipientOn(store, accounts, instance), notificationSettings());
+      if (notice) void notify(notice);
+      return { applied: event.kind === "todo" && store.applyTodo(instance, event) };
+    },
     (allUp) => poller.setBaseMs(allUp ? pollMs * LIVE_SLOWDOWN : pollMs),
     (instance) => store.followedProjects().get(instance) ?? [],
   );
@@ -119,6 +125,33 @@ export async function activate(context: vscode.ExtensionContext): Promise<KilnEx
 }
 
 export function deactivate(): void {}
+
+/** The settings `kiln.notifications.*` (off unless the user turns them on). */
+function notificationSettings() {
+  const settings = vscode.workspace.getConfiguration("kiln.notifications");
+  return {
+    buildFailed: settings.get<boolean>("buildFailed", false),
+    mergeRequestAssigned: settings.get<boolean>("mergeRequestAssigned", false),
+  };
+}
+
+/** Who a notice from `instance` is for: the account signed in there, and its branch checked out. */
+function recipientOn(store: DataStore, accounts: Accounts, instance: string) {
+  const username = accounts.list().find((account) => account.url === instance)?.username ?? "";
+  const repository = store.instances.find((data) => data.connection.account.url === instance)?.repository;
+  const checkedOut = repository?.branch ? `${repository.project.id}:${repository.branch}` : null;
+  return { username, checkedOut };
+}
+
+/** Shows a notice; its action opens what it tells of. */
+async function notify(notice: Notice): Promise<void> {
+  const show =
+    notice.level === "warning" ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  const picked = await show(notice.message, notice.action.title);
+  if (picked !== notice.action.title) return;
+  if ("url" in notice.action) await vscode.env.openExternal(vscode.Uri.parse(notice.action.url));
+  else await vscode.commands.executeCommand(notice.action.command);
+}
 
 /** The open merge request of the workspace's repository whose source is the branch checked out. */
 function currentBranchMergeRequest(store: DataStore, workspace: Workspace): MergeRequestNode | null {

@@ -1,3 +1,4 @@
+import type { LiveEventJson } from "@kiln/schemas";
 import type * as vscode from "vscode";
 import type { Accounts, Connection } from "./accounts.js";
 
@@ -7,8 +8,10 @@ const SETTLE_MS = 150;
 /**
  * Follows each signed-in instance's live stream (`live.events`, server-sent events; the client
  * reconnects and resumes after the last event), with the pipelines and builds of the projects
- * `projectsOf` names for the instance. Any event makes the views load again at once;
- * `onConnected` tells whether every instance's stream is up (then polling can slow down).
+ * `projectsOf` names for the instance. Each event goes to `onEvent`; those `applied` says it took
+ * in as they are (todos) load nothing, the others make the views load again at once (changes
+ * close together once). `onConnected` tells whether every instance's stream is up (then polling
+ * can slow down).
  */
 export class LiveFollower implements vscode.Disposable {
   private subscriptions: { unsubscribe(): void }[] = [];
@@ -23,6 +26,7 @@ export class LiveFollower implements vscode.Disposable {
   constructor(
     private readonly accounts: Accounts,
     private readonly onChange: () => void,
+    private readonly onEvent: (instance: string, event: LiveEventJson) => { applied: boolean },
     private readonly onConnected: (allUp: boolean) => void,
     private readonly projectsOf: (instance: string) => readonly number[] = () => [],
   ) {}
@@ -62,9 +66,9 @@ export class LiveFollower implements vscode.Disposable {
         this.started.add(url);
         report();
       },
-      onData: ({ id }) => {
+      onData: ({ id, data }) => {
         this.lastEventIds.set(url, id);
-        this.changed();
+        if (!this.onEvent(url, data).applied) this.changed();
       },
       onError: () => {
         this.started.delete(url);

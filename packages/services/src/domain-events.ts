@@ -101,6 +101,31 @@ export interface BuildEvent {
   userId: number | null;
 }
 
+/**
+ * Todos of one user in one project were created or marked done. Only their owner hears of it (the
+ * live stream); no hook does, as in GitLab 8.x.
+ */
+export interface TodoEvent {
+  kind: "todo";
+  action: "created" | "done";
+  projectId: number;
+  /** The todos' owner. */
+  userId: number;
+  todoIds: number[];
+}
+
+/**
+ * An open merge request's `merge_status` was computed again on its own (a branch moved): no edit,
+ * so no hook hears of it; the live streams of those it concerns do.
+ */
+export interface MergeStatusEvent {
+  kind: "merge_status";
+  projectId: number;
+  mergeRequestId: number;
+  /** The new status. */
+  status: string;
+}
+
 /** Every domain event the services raise. */
 export type DomainEvent =
   | PushEvent
@@ -109,7 +134,9 @@ export type DomainEvent =
   | NoteEvent
   | SystemEvent
   | PipelineEvent
-  | BuildEvent;
+  | BuildEvent
+  | TodoEvent
+  | MergeStatusEvent;
 
 /** A consumer of domain events. */
 export type DomainEventListener = (event: DomainEvent) => void | Promise<void>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { todo } from "./__tests__/fixtures.js";
-import { groupTodos, todoLine } from "./todos.js";
+import { applyTodoChange, groupTodos, todoLine } from "./todos.js";
 
 describe("Todos view model", () => {
   it("groups todos by project, projects by name, todos in the server's order", () => {
@@ -25,5 +25,18 @@ describe("Todos view model", () => {
   it("keeps a mention's text in the tooltip", () => {
     const mention = { ...todo(4, 7, "widgets", "mentioned"), body: "@grace can you look?" };
     expect(todoLine(mention).tooltip).toContain("@grace can you look?");
+  });
+
+  it("follows the stream: a created todo joins in the server's order, a done one leaves, once", () => {
+    const list = [todo(5), todo(2)];
+    const ids = (todos: { id: number }[]) => todos.map((one) => one.id);
+    const created = applyTodoChange(list, { action: "created", todo: todo(3) });
+    expect(ids(created)).toEqual([5, 3, 2]);
+    expect(ids(applyTodoChange(created, { action: "created", todo: todo(3) }))).toEqual([5, 3, 2]);
+    const done = { ...todo(5), state: "done" as const };
+    expect(ids(applyTodoChange(created, { action: "done", todo: done }))).toEqual([3, 2]);
+    expect(ids(applyTodoChange([todo(2)], { action: "done", todo: done }))).toEqual([2]);
+    // Told late that a todo was made which is done by now: it stays out.
+    expect(ids(applyTodoChange([todo(2)], { action: "created", todo: done }))).toEqual([2]);
   });
 });

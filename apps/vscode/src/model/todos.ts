@@ -76,3 +76,17 @@ export function groupTodos(todos: readonly TodoJson[]): TodoGroup[] {
   }
   return [...groups.values()].sort((a, b) => a.label.localeCompare(b.label));
 }
+
+/**
+ * The pending todos after a change the live stream told of: a new one joins the list (newest
+ * first, as the server lists them), one marked done leaves it. Applying a change twice, or one the
+ * list already shows, changes nothing.
+ */
+export function applyTodoChange(
+  todos: readonly TodoJson[],
+  change: { action: "created" | "done"; todo: TodoJson },
+): TodoJson[] {
+  const others = todos.filter((todo) => todo.id !== change.todo.id);
+  if (change.action === "done" || change.todo.state !== "pending") return others;
+  return [...others, change.todo].sort((a, b) => b.id - a.id);
+}

@@ -1,8 +1,10 @@
 // The extension end to end, driven like a user: opens code-server's workbench in headless Debian
 // chromium (playwright-core) with the extension loaded from its staged folder
 // (extensionDevelopmentPath), then signs in through the command palette and the two input boxes,
-// marks a todo done, follows a pipeline that a real `kiln runner` builds from running to passed in
-// the Builds view, and accepts the merge request with the mouse, checking the server through v3.
+// marks a todo done, sees a todo made and one marked done elsewhere come and go live, follows a
+// pipeline that a real `kiln runner` builds from running to passed in the Builds view, and accepts
+// the merge request with the mouse, checking the server through v3. With E2E_MEASURE=1 it measures
+// instead (see measureSteps).
 // (A modal dialog is refused while extension tests run, so no in-host runner is used.) After the
 // shared recipe in shared/tools/vscode-e2e. Prints "N passed, N failed".
 // usage: CS_HOME=… node driver.cjs CODE_SERVER_URL FOLDER EXTENSION_DIR SEED_JSON SHOTS_DIR
@@ -39,12 +41,24 @@ const gone = (page, name, text) =>
 const notification = (page, text) => visible(page.locator(".notification-toast").filter({ hasText: text }));
 const shot = (page, name) => page.screenshot({ path: path.join(shots, `${name}.png`) });
 
-async function v3(pathname) {
+/** A v3 request as root (or as `token`'s user), answering the JSON body. */
+async function v3(pathname, { method = "GET", token = seed.rootPrivateToken, json } = {}) {
   const response = await fetch(`${seed.base}/api/v3${pathname}`, {
-    headers: { "PRIVATE-TOKEN": seed.rootPrivateToken },
+    method,
+    headers: { "PRIVATE-TOKEN": token, ...(json ? { "content-type": "application/json" } : {}) },
+    body: json ? JSON.stringify(json) : undefined,
   });
+  assert.ok(response.ok, `${method} ${pathname}: ${response.status}`);
   return response.json();
 }
+
+/** Dee Veloper mentions root in a note: root's new todo, made on the server while the window is idle. */
+const mentionRoot = (noteable, body) =>
+  v3(`/projects/${seed.projectId}/${noteable}/notes`, {
+    method: "POST",
+    token: seed.devPrivateToken,
+    json: { body },
+  });
 
 /** Runs a command from the palette (F1), as a user types it. */
 async function palette(page, command) {
@@ -193,6 +207,31 @@ const steps = [
     },
   ],
   [
+    "a todo made on the server appears live: Dee Veloper mentions root on the merge request",
+    async (page) => {
+      // Root's own todo on it was done when root renamed it: this one is new, and stays pending.
+      await mentionRoot(`merge_requests/${seed.mr.id}`, "@root the edge cases are covered now");
+      await visible(row(page, "Todos", "Dee Veloper mentioned you").filter({ hasText: `!${seed.mr.iid}` }));
+      const pending = await v3("/todos");
+      assert.deepEqual(
+        pending.map((todo) => [todo.action_name, todo.target.id]),
+        [["mentioned", seed.mr.id]],
+      );
+    },
+  ],
+  [
+    "a todo marked done elsewhere leaves the view live",
+    async (page) => {
+      await mentionRoot(`issues/${seed.issue.id}`, "@root still flaky on CI");
+      const onIssue = row(page, "Todos", "Fix the flaky parser");
+      await visible(onIssue);
+      const [todo] = (await v3("/todos")).filter((one) => one.target_type === "Issue");
+      await v3(`/todos/${todo.id}`, { method: "DELETE" });
+      await gone(page, "Todos", "Fix the flaky parser");
+      await visible(row(page, "Todos", "Dee Veloper mentioned you"));
+    },
+  ],
+  [
     "a push with .gitlab-ci.yml: the Builds view shows the branch's pipeline running, live, as does the status bar",
     async (page) => {
       fs.writeFileSync(path.join(folder, ".gitlab-ci.yml"), CI_YAML);
@@ -279,6 +318,7 @@ const steps = [
     async (page) => {
       await gone(page, "Merge Requests", mr);
       await gone(page, "Todos", "Trim the parsed parts");
+      assert.deepEqual(await v3("/todos"), []);
       await visible(row(page, "Merge Requests", "No merge request is assigned to you"));
       await shot(page, "4-merged");
     },
@@ -303,6 +343,110 @@ const steps = [
       await palette(page, "Kiln: Sign Out");
       await notification(page, "its token is deleted");
       await visible(pane(page, "Todos").getByText("Sign in to a Kiln instance"));
+    },
+  ],
+];
+
+/** The server's `request` log lines (logged as each request ends) of the extension's tRPC calls but its stream, between two times. */
+function extensionRequests(from, to) {
+  return fs
+    .readFileSync(seed.kilnLog, "utf8")
+    .split("\n")
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line)];
+      } catch {
+        return [];
+      }
+    })
+    .filter(
+      (entry) =>
+        entry.msg === "request" &&
+        entry.path.startsWith("/api/trpc/") &&
+        !entry.path.includes("live.events") &&
+        Date.parse(entry.time) >= from &&
+        Date.parse(entry.time) <= to,
+    );
+}
+
+/** In the page: resolves once a row of a view shows `text`, seen by a mutation observer (no polling). */
+const rowShows = (text) =>
+  new Promise((resolve) => {
+    const seen = () =>
+      [...document.querySelectorAll(".pane .monaco-list-row")].some((element) =>
+        element.textContent.includes(text),
+      );
+    if (seen()) return resolve();
+    const observer = new MutationObserver(() => {
+      if (!seen()) return;
+      observer.disconnect();
+      resolve();
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+
+/** `promise`, or a failure once a step's time is up. */
+const within = (what, promise) =>
+  Promise.race([
+    promise,
+    new Promise((_, reject) =>
+      setTimeout(() => reject(new Error(`not seen within ${STEP_MS / 1000} s: ${what}`)), STEP_MS).unref(),
+    ),
+  ]);
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const IDLE_SECONDS = Number(process.env.E2E_IDLE_SECONDS ?? 180);
+const CHANGES = 20;
+
+/**
+ * The figures of issue 14 in the real editor (E2E_MEASURE=1; the views poll as configured by
+ * default, every 60 s, slowed 4 times while the stream is up): the HTTP requests an idle window
+ * with every view open sends beside its stream, and how long a merge request's change on the
+ * server takes to show in the tree (from before the PUT to the row's DOM update, seen by a
+ * mutation observer), over 20 changes.
+ */
+const measureSteps = [
+  steps[0],
+  steps[2],
+  steps[3],
+  [
+    `an idle window with every view open: requests beside the stream over ${IDLE_SECONDS} s`,
+    async (page) => {
+      await visible(row(page, "Merge Requests", mr));
+      await visible(row(page, "Builds", "feature"));
+      await new Promise((resolve) => setTimeout(resolve, 5_000)); // the first loads settle
+      const from = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+      const sent = extensionRequests(from, Date.now());
+      const perMinute = (sent.length * 60) / IDLE_SECONDS;
+      // The views poll only while the window has the focus: say whether it had.
+      const focused = await page.evaluate(() => document.hasFocus());
+      console.log(
+        `    idle (window ${focused ? "focused" : "not focused"}): ${sent.length} requests in ${IDLE_SECONDS} s (${perMinute.toFixed(2)} a minute): ${sent.map((entry) => entry.path).join(", ") || "none"}`,
+      );
+    },
+  ],
+  [
+    `a merge request's change on the server to the tree, ${CHANGES} times`,
+    async (page) => {
+      const times = [];
+      const from = Date.now();
+      for (let n = 1; n <= CHANGES; n++) {
+        const title = `Trim the parsed parts, take ${n}`;
+        const started = performance.now();
+        await v3(`/projects/${seed.projectId}/merge_requests/${seed.mr.id}`, {
+          method: "PUT",
+          json: { title },
+        });
+        await within(`"${title}" in the tree`, page.evaluate(rowShows, title));
+        times.push(performance.now() - started);
+      }
+      const ms = times.map((t) => Math.round(t));
+      console.log(`    change → tree: median ${median(ms)} ms, max ${Math.max(...ms)} ms (${ms.join(", ")})`);
+      // The count of the idle step, proven to count: each change made the views load again.
+      const loads = extensionRequests(from, Date.now() + 5_000);
+      assert.ok(loads.length >= CHANGES, `only ${loads.length} requests counted for ${CHANGES} changes`);
+      console.log(`    (the ${CHANGES} changes: ${loads.length} requests counted)`);
     },
   ],
 ];
@@ -332,7 +476,8 @@ const steps = [
   await visible(page.locator(".monaco-workbench"));
   let passed = 0;
   let failed = 0;
-  for (const [name, step] of steps) {
+  const run = process.env.E2E_MEASURE ? measureSteps : steps;
+  for (const [name, step] of run) {
     try {
       await step(page);
       passed++;
@@ -349,7 +494,7 @@ const steps = [
       break; // the steps build on each other
     }
   }
-  const skipped = steps.length - passed - failed;
+  const skipped = run.length - passed - failed;
   console.log(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
   await browser.close();
   process.exit(failed || skipped ? 1 : 0);

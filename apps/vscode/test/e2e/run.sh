@@ -39,7 +39,7 @@ for _ in $(seq 1 150); do curl -fsS -o /dev/null "$KILN/api/v3/projects/visible"
 node "$HERE/seed.mjs" "$KILN" "$RUN/ws" > "$RUN/seed.json"
 PAT="$(node "$REPO/apps/server/dist/main.js" token create --user root --name vscode-e2e | tail -1 | tr -d '[:space:]')"
 # The builds' gate: the test's job runs until this file exists (the driver makes it).
-node -e 'const fs=require("fs");const [f,pat,release]=process.argv.slice(1);const c=JSON.parse(fs.readFileSync(f));Object.assign(c,{pat,release});fs.writeFileSync(f,JSON.stringify(c))' "$RUN/seed.json" "$PAT" "$RUN/release"
+node -e 'const fs=require("fs");const [f,pat,release,kilnLog]=process.argv.slice(1);const c=JSON.parse(fs.readFileSync(f));Object.assign(c,{pat,release,kilnLog});fs.writeFileSync(f,JSON.stringify(c))' "$RUN/seed.json" "$PAT" "$RUN/release" "$RUN/kiln.log"
 
 # A real runner, registered with the instance's token, building what the driver pushes.
 REGISTRATION="$(node "$REPO/apps/server/dist/main.js" runner token | tail -1 | tr -d '[:space:]')"
@@ -49,11 +49,14 @@ RUNNER_PID=$!
 
 # code-server, kept out of $HOME
 export XDG_CONFIG_HOME="$RUN/xdg-config" XDG_DATA_HOME="$RUN/xdg-data" XDG_CACHE_HOME="$RUN/xdg-cache" TMPDIR="$RUN/tmp"
-cat > "$RUN/user-data/User/settings.json" <<'JSON'
+# Polling is hourly, so that what shows comes by the stream; measuring (E2E_MEASURE=1), the views
+# poll as they do by default (60 s).
+POLL_SECONDS=3600; [ -z "${E2E_MEASURE:-}" ] || POLL_SECONDS=60
+cat > "$RUN/user-data/User/settings.json" <<JSON
 { "workbench.startupEditor": "none", "telemetry.telemetryLevel": "off", "update.mode": "none",
   "extensions.autoCheckUpdates": false, "extensions.autoUpdate": false, "workbench.tips.enabled": false,
   "security.workspace.trust.enabled": false, "git.openRepositoryInParentFolders": "always",
-  "kiln.pollSeconds": 3600 }
+  "kiln.pollSeconds": $POLL_SECONDS }
 JSON
 CS_PORT="$(free_port)"
 printf 'bind-addr: 127.0.0.1:%s\nauth: none\ncert: false\ndisable-telemetry: true\ndisable-update-check: true\n' "$CS_PORT" > "$RUN/config.yaml"

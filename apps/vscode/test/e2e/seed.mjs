@@ -93,6 +93,7 @@ process.stdout.write(
   JSON.stringify({
     base,
     rootPrivateToken: root.private_token,
+    devPrivateToken: dev.private_token,
     projectId: project.id,
     issue,
     mr,

@@ -160,5 +160,7 @@ export function hookMessageOf(runtime: ServiceRuntime, event: DomainEvent): Prom
       return buildMessage(runtime, event);
     case "pipeline":
       return pipelineMessage(runtime, event);
+    default:
+      return Promise.resolve(null);
   }
 }

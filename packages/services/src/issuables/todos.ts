@@ -4,11 +4,11 @@ import {
   mentionedUsernames,
   type Todo,
   TodoAction,
-  type TodoTargetType,
   type User,
 } from "@kiln/domain";
 import type { Stores } from "@kiln/storage-kysely";
 import { type ProjectAccess, userAccess } from "../projects/access.js";
+import { recordTodoChanges } from "../todos/changes.js";
 import { mayReadIssue, mayReadMergeRequest } from "./access.js";
 
 /** An issue or merge request that todos may point at, with the caller's view of its project. */
@@ -25,23 +25,30 @@ async function mayRead(tx: Stores, subject: TodoSubject, user: User): Promise<bo
   return mayReadIssue(access, subject.target, user);
 }
 
-/** Creates a pending todo unless the user has one on the target already; null then. */
+/**
+ * Creates a pending todo unless the user has one on the target already (null then), with its event
+ * in the same transaction (`stores`' own, or one of its own).
+ */
 function createTodo(
-  tx: Stores,
+  stores: Stores,
   subject: TodoSubject,
   userId: number,
   action: TodoAction,
   authorId: number,
   noteId: number | null = null,
 ): Promise<Todo | null> {
-  return tx.todos.createPending({
-    user_id: userId,
-    project_id: subject.target.project_id,
-    target_type: subject.type,
-    target_id: subject.target.id,
-    action,
-    author_id: authorId,
-    note_id: noteId,
+  return stores.transaction(async (tx) => {
+    const created = await tx.todos.createPending({
+      user_id: userId,
+      project_id: subject.target.project_id,
+      target_type: subject.type,
+      target_id: subject.target.id,
+      action,
+      author_id: authorId,
+      note_id: noteId,
+    });
+    if (created) await recordTodoChanges(tx, "created", [created]);
+    return created;
   });
 }
 
@@ -97,9 +104,4 @@ export async function buildFailedTodo(tx: Stores, subject: TodoSubject, author: 
   if (await mayRead(tx, subject, author)) {
     await createTodo(tx, subject, author.id, TodoAction.BUILD_FAILED, author.id);
   }
-}
-
-/** Marks every pending todo on the target done: it was closed or merged, as GitLab 8.x does. */
-export function finishTodos(tx: Stores, type: TodoTargetType, targetId: number): Promise<number> {
-  return tx.todos.markDoneForTarget({ type, id: targetId });
 }

@@ -6,8 +6,9 @@ import { type IssueAccess, requireIssue } from "../issuables/access.js";
 import { emitAll, recordIssueActivity } from "../issuables/activity.js";
 import { ensureLabels, resolveAssignee, resolveMilestone, setsIssueMetadata } from "../issuables/fields.js";
 import { maySetTimestamps, timestampOf } from "../issuables/timestamps.js";
-import { assignedTodo, finishTodos, mentionTodos, type TodoSubject } from "../issuables/todos.js";
+import { assignedTodo, mentionTodos, type TodoSubject } from "../issuables/todos.js";
 import type { SignedInContext } from "../operation.js";
+import { finishTodos } from "../todos/changes.js";
 import { mentionText } from "./create.js";
 
 /**
@@ -63,7 +64,7 @@ async function changeState(
   if (to === null) return { issue, event: null };
   const changed = await tx.issues.setState(issue.id, issue.state, to, at);
   if (!changed) return { issue, event: null };
-  if (event === "close") await finishTodos(tx, "Issue", issue.id);
+  if (event === "close") await finishTodos(tx, { type: "Issue", id: issue.id });
   return { issue: changed, event: await recordIssueActivity(tx, changed, user.id, event) };
 }
 
@@ -95,7 +96,7 @@ export async function editIssue(ctx: SignedInContext, input: UpdateIssueInput): 
     const raised = stated.event ? [stated.event] : [];
     if (updates) {
       const subject: TodoSubject = { access, type: "Issue", target: current };
-      await tx.todos.markDoneForTarget({ type: "Issue", id: before.id }, [user.id]);
+      await finishTodos(tx, { type: "Issue", id: before.id }, { userIds: [user.id] });
       if (current.assignee_id !== before.assignee_id) {
         await assignedTodo(tx, subject, user, current.assignee_id);
       }

@@ -12,9 +12,10 @@ import type { Stores } from "@kiln/storage-kysely";
 import type { IssueEvent } from "../domain-events.js";
 import { requireIssue } from "../issuables/access.js";
 import { emitAll, recordIssueActivity } from "../issuables/activity.js";
-import { assignedTodo, finishTodos, mentionTodos } from "../issuables/todos.js";
+import { assignedTodo, mentionTodos } from "../issuables/todos.js";
 import type { SignedInContext } from "../operation.js";
 import { accessTo, findProject, type ProjectAccess } from "../projects/access.js";
+import { finishTodos } from "../todos/changes.js";
 import { mentionText } from "./create.js";
 import { qualifyReferences } from "./references.js";
 
@@ -84,7 +85,7 @@ async function retire(tx: Stores, issue: Issue, copy: Issue, user: User): Promis
   if (isOpenState(issue.state)) {
     const closed = await tx.issues.setState(issue.id, issue.state, "closed");
     if (closed) {
-      await finishTodos(tx, "Issue", issue.id);
+      await finishTodos(tx, { type: "Issue", id: issue.id });
       event = await recordIssueActivity(tx, closed, user.id, "close");
     }
   }

@@ -9,6 +9,7 @@ import {
   type MergeRequestEvent,
   type PipelineEvent,
   type PushEvent,
+  type TodoEvent,
 } from "../domain-events.js";
 import { requireMergeRequest } from "../issuables/access.js";
 import { mergeRequestView } from "../issuables/views.js";
@@ -16,7 +17,9 @@ import type { SignedInContext } from "../operation.js";
 import { presentBuild, presentPipeline } from "../presenters/ci.js";
 import { presentMergeRequest } from "../presenters/issuables.js";
 import type { PresentContext } from "../presenters/present-context.js";
+import { presentTodo } from "../presenters/todos.js";
 import { requireProject } from "../projects/access.js";
+import { readableTodoViews } from "../todos/readability.js";
 
 /** What one stream carries besides the caller's merge requests. */
 export interface LiveFilter {
@@ -24,11 +27,17 @@ export interface LiveFilter {
   projects: ReadonlySet<number>;
 }
 
-/** True when the merge request concerns the user: they opened it or are assigned to it. */
-const involves = (
+/** True when the merge request concerns the user: they opened it, are assigned to it or watch it. */
+async function involves(
   ctx: SignedInContext,
-  mergeRequest: { author_id: number | null; assignee_id: number | null },
-) => mergeRequest.author_id === ctx.actor.user.id || mergeRequest.assignee_id === ctx.actor.user.id;
+  mergeRequest: { id: number; author_id: number | null; assignee_id: number | null },
+): Promise<boolean> {
+  const { id } = ctx.actor.user;
+  if (mergeRequest.author_id === id || mergeRequest.assignee_id === id) return true;
+  return (
+    (await ctx.runtime.stores.subscriptions.get(id, { type: "MergeRequest", id: mergeRequest.id })) === true
+  );
+}
 
 const presentContext = (ctx: SignedInContext): PresentContext => ({
   baseUrl: ctx.runtime.baseUrl,
@@ -43,7 +52,7 @@ async function mergeRequestChange(
   action: MergeRequestEvent["action"],
 ) {
   const found = await ctx.runtime.stores.mergeRequests.findById(mergeRequestId);
-  if (!found || !involves(ctx, found)) return null;
+  if (!found || !(await involves(ctx, found))) return null;
   const { mergeRequest } = await requireMergeRequest(ctx, projectId, mergeRequestId);
   const view = await mergeRequestView(ctx, mergeRequest);
   return {
@@ -56,7 +65,8 @@ async function mergeRequestChange(
 /** The open merge requests from a branch of a project that concern the caller. */
 async function involvedFrom(ctx: SignedInContext, projectId: number, branch: string) {
   const open = await ctx.runtime.stores.mergeRequests.openFromBranch(projectId, branch);
-  return open.filter((mergeRequest) => involves(ctx, mergeRequest));
+  const concerned = await Promise.all(open.map((mergeRequest) => involves(ctx, mergeRequest)));
+  return open.filter((_, index) => concerned[index]);
 }
 
 /** A push moved the head of the caller's merge requests from that branch: each, as it is now. */
@@ -100,6 +110,19 @@ async function buildEvent(ctx: SignedInContext, event: BuildEvent) {
   return { kind: "build", project_id: project.id, build: presentBuild(view, presentContext(ctx)) } as const;
 }
 
+/** The caller's own todos an event names, as `GET /todos` shows them (those they may still read). */
+async function todoEvents(ctx: SignedInContext, event: TodoEvent) {
+  const { user } = ctx.actor;
+  if (event.userId !== user.id) return [];
+  const todos = await ctx.runtime.stores.todos.findOwnByIds(user.id, event.todoIds);
+  const views = await readableTodoViews(ctx, user, todos);
+  return views.map((view) => ({
+    kind: "todo",
+    action: event.action,
+    todo: presentTodo(view, presentContext(ctx)),
+  }));
+}
+
 /** What `read` answers, or null when the caller may not read it (or it is gone meanwhile). */
 async function readable<T>(read: () => Promise<T | null>): Promise<T | null> {
   try {
@@ -120,6 +143,10 @@ async function changesOf(ctx: SignedInContext, row: OutboxEvent, filter: LiveFil
   switch (event.kind) {
     case "merge_request":
       return one(() => mergeRequestChange(ctx, event.projectId, event.mergeRequestId, event.action));
+    case "merge_status":
+      return one(() => mergeRequestChange(ctx, event.projectId, event.mergeRequestId, "update"));
+    case "todo":
+      return todoEvents(ctx, event);
     case "push":
       return pushEvents(ctx, event);
     case "pipeline":

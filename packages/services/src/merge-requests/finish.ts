@@ -3,10 +3,10 @@ import { GitError, isAncestor, landMerge } from "@kiln/git";
 import type { MergeIntent, NewMergeIntent, Stores } from "@kiln/storage-kysely";
 import type { IssueEvent, MergeRequestEvent } from "../domain-events.js";
 import { emitAll, recordIssueActivity, recordMergeRequestActivity } from "../issuables/activity.js";
-import { finishTodos } from "../issuables/todos.js";
 import { repositoryStore } from "../repositories/access.js";
 import { type DescribedPush, describePush, raisePush } from "../repositories/after-push.js";
 import type { ServiceRuntime } from "../runtime.js";
+import { finishTodos } from "../todos/changes.js";
 import { headOfBranch } from "./git.js";
 import { serialized } from "./serial.js";
 import { removeSourceBranch } from "./source-branch.js";
@@ -67,13 +67,13 @@ async function recordMerge(
   if (!merged) return null;
   const events: (MergeRequestEvent | IssueEvent)[] = [];
   if (merger) events.push(await recordMergeRequestActivity(tx, merged, merger.id, "merge"));
-  await finishTodos(tx, "MergeRequest", merged.id);
+  await finishTodos(tx, { type: "MergeRequest", id: merged.id });
   const issues = await tx.issues.findByIds(intent.closing_issue_ids);
   for (const issue of issues.values()) {
     if (!isOpenState(issue.state)) continue;
     const closed = await tx.issues.setState(issue.id, issue.state, "closed");
     if (!closed) continue;
-    await finishTodos(tx, "Issue", closed.id);
+    await finishTodos(tx, { type: "Issue", id: closed.id });
     if (merger) events.push(await recordIssueActivity(tx, closed, merger.id, "close"));
   }
   return { merged, events };

@@ -1,5 +1,5 @@
 import { branchOfRef, isOpenState, type MergeRequest } from "@kiln/domain";
-import type { PushEvent } from "../domain-events.js";
+import { type PushEvent, recordDomainEvent } from "../domain-events.js";
 import type { OutboxSubscriber } from "../outbox/dispatcher.js";
 import type { ServiceRuntime } from "../runtime.js";
 import { mergeSides, testMerge } from "./git.js";
@@ -9,8 +9,10 @@ import { serialized } from "./serial.js";
  * Computes an open merge request's `merge_status` from git and records it with the source head it
  * was computed at (`diff_head_sha`); `updated_at` stays, as a status check is no edit. With
  * `reset`, the status first goes back to `unchecked` (a branch moved), so that readers never see
- * the old answer for the new heads. Answers the merge request as it now is (unchanged when it is
- * no longer open). Runs in the merge request's queue, never beside a merge of it.
+ * the old answer for the new heads. The answer comes with a `merge_status` event (for the live
+ * streams of those the merge request concerns) when it changed or was reset. Answers the merge
+ * request as it now is (unchanged when it is no longer open). Runs in the merge request's queue,
+ * never beside a merge of it.
  */
 export function checkMergeStatus(
   runtime: ServiceRuntime,
@@ -26,10 +28,22 @@ export function checkMergeStatus(
     }
     const sides = await mergeSides(runtime, current);
     const status = await testMerge(sides, current.target_branch);
-    return mergeRequests.update(current.id, {
-      merge_status: status,
-      diff_head_sha: sides.source ?? current.diff_head_sha,
-      updated_at: current.updated_at,
+    return runtime.stores.transaction(async (tx) => {
+      const checked = await tx.mergeRequests.update(current.id, {
+        merge_status: status,
+        diff_head_sha: sides.source ?? current.diff_head_sha,
+        updated_at: current.updated_at,
+      });
+      // Readers may have seen `unchecked` meanwhile: they hear the answer, changed or not.
+      if (checked && (options.reset || status !== current.merge_status)) {
+        await recordDomainEvent(tx, {
+          kind: "merge_status",
+          projectId: checked.project_id,
+          mergeRequestId: checked.id,
+          status,
+        });
+      }
+      return checked;
     });
   });
 }

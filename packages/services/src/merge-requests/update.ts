@@ -14,9 +14,10 @@ import type { MergeRequestEvent } from "../domain-events.js";
 import { type MergeRequestAccess, requireMergeRequest } from "../issuables/access.js";
 import { emitAll, recordMergeRequestActivity } from "../issuables/activity.js";
 import { ensureLabels, resolveAssignee, resolveMilestone } from "../issuables/fields.js";
-import { assignedTodo, finishTodos, mentionTodos } from "../issuables/todos.js";
+import { assignedTodo, mentionTodos } from "../issuables/todos.js";
 import type { SignedInContext } from "../operation.js";
 import { repositoryOf } from "../repositories/access.js";
+import { finishTodos } from "../todos/changes.js";
 import { settleMergeRequest } from "./finish.js";
 import { headOfBranch } from "./git.js";
 import { checkMergeStatus } from "./refresh.js";
@@ -88,7 +89,7 @@ async function changeState(
   const patch: MergeRequestPatch = to === "reopened" ? { merge_status: "unchecked" } : {};
   const moved = await tx.mergeRequests.setState(mergeRequest.id, mergeRequest.state, to, patch);
   if (!moved) return null;
-  if (to === "closed") await finishTodos(tx, "MergeRequest", moved.id);
+  if (to === "closed") await finishTodos(tx, { type: "MergeRequest", id: moved.id });
   const event = await recordMergeRequestActivity(tx, moved, userId, to === "closed" ? "close" : "reopen");
   return { mergeRequest: moved, event };
 }
@@ -136,7 +137,7 @@ export async function updateMergeRequest(
       if (edited) events.push(await recordMergeRequestActivity(tx, current, user.id, "update"));
       const subject = { access, type: "MergeRequest" as const, target: current };
       // An edit is the editor's look at the merge request: their pending todos on it are done.
-      await tx.todos.markDoneForTarget({ type: "MergeRequest", id: current.id }, [user.id]);
+      await finishTodos(tx, { type: "MergeRequest", id: current.id }, { userIds: [user.id] });
       if (current.assignee_id !== before.assignee_id)
         await assignedTodo(tx, subject, user, current.assignee_id);
       await mentionTodos(tx, subject, user, `${current.title}\n\n${current.description ?? ""}`, {

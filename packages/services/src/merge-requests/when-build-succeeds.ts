@@ -7,6 +7,7 @@ import type { SignedInContext } from "../operation.js";
 import type { OutboxSubscriber } from "../outbox/dispatcher.js";
 import { repositoryOf } from "../repositories/access.js";
 import type { ServiceRuntime } from "../runtime.js";
+import { finishTodos } from "../todos/changes.js";
 import { acceptMergeRequest } from "./accept.js";
 import { headOfBranch } from "./git.js";
 import { headPipeline } from "./head-pipeline.js";
@@ -92,7 +93,7 @@ async function onPipeline(runtime: ServiceRuntime, event: PipelineEvent): Promis
       await todoForFailure(runtime, mr);
       continue;
     }
-    await stores.todos.markActionDoneForTarget({ type: "MergeRequest", id: mr.id }, TodoAction.BUILD_FAILED);
+    await finishTodos(stores, { type: "MergeRequest", id: mr.id }, { action: TodoAction.BUILD_FAILED });
     if (mr.merge_when_build_succeeds) await mergeAfterBuild(runtime, mr, head);
   }
 }

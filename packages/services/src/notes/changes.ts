@@ -3,6 +3,7 @@ import type { Context } from "../context.js";
 import { type NoteEvent, recordDomainEvent } from "../domain-events.js";
 import { recordEvent } from "../events.js";
 import { mentionTodos } from "../issuables/todos.js";
+import { finishTodos } from "../todos/changes.js";
 import { type Noteable, touchNoteable } from "./noteables.js";
 import { type NoteView, noteView } from "./views.js";
 
@@ -43,7 +44,7 @@ export async function createNote(
       // GitLab's feed shows a note's own title there, which notes do not have.
       target: { type: "Note", id: created.id, title: null },
     });
-    await tx.todos.markDoneForTarget({ type: noteable.type, id: noteable.target.id }, [user.id]);
+    await finishTodos(tx, { type: noteable.type, id: noteable.target.id }, { userIds: [user.id] });
     await mentionTodos(tx, noteable, user, created.body, { noteId: created.id });
     await touchNoteable(tx, noteable);
     await recordDomainEvent(tx, noteEvent(created, user));

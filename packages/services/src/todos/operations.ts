@@ -1,6 +1,7 @@
 import { notFound, pageRequest, TODO_ACTION_NAMES, type TodoAction, todoActionByName } from "@kiln/domain";
 import { ListTodosInput, NoInput, TodoRefInput } from "@kiln/schemas";
 import { mutation, query } from "../operation.js";
+import { recordTodoChanges } from "./changes.js";
 import { readableTodosFilter, requireTodo } from "./readability.js";
 import { todoViews } from "./views.js";
 
@@ -42,7 +43,11 @@ export const todos = {
   markDone: mutation("signed_in", TodoRefInput, async (ctx, input) => {
     const { user } = ctx.actor;
     const view = await requireTodo(ctx, user, input.id);
-    const done = await ctx.runtime.stores.todos.markDone(user.id, view.todo.id);
+    const done = await ctx.runtime.stores.transaction(async (tx) => {
+      const marked = await tx.todos.markDone(user.id, view.todo.id);
+      if (marked && view.todo.state === "pending") await recordTodoChanges(tx, "done", [marked]);
+      return marked;
+    });
     if (!done) throw notFound("todo");
     return { ...view, todo: done };
   }),
@@ -50,6 +55,11 @@ export const todos = {
   /** Marks all the caller's pending todos they may still read done; answers how many changed. */
   markAllDone: mutation("signed_in", NoInput, async (ctx) => {
     const { user } = ctx.actor;
-    return ctx.runtime.stores.todos.markAllDone(user.id, await readableTodosFilter(ctx, user));
+    const filter = await readableTodosFilter(ctx, user);
+    return ctx.runtime.stores.transaction(async (tx) => {
+      const done = await tx.todos.markAllDone(user.id, filter);
+      await recordTodoChanges(tx, "done", done);
+      return done.length;
+    });
   }),
 };

@@ -1,9 +1,9 @@
-import { notFound, PROJECT_ABILITY_LEVELS, type User } from "@kiln/domain";
+import { notFound, PROJECT_ABILITY_LEVELS, type Todo, type User } from "@kiln/domain";
 import type { TodoFilter } from "@kiln/storage-kysely";
 import type { Context } from "../context.js";
 import { mayReadIssue, mayReadMergeRequest } from "../issuables/access.js";
 import { accessTo, type ProjectAccess } from "../projects/access.js";
-import { type TodoView, todoView } from "./views.js";
+import { type TodoView, todoView, todoViews } from "./views.js";
 
 // A todo stays the user's, but is shown only while they may read its target: the project (the
 // store's `readableBy` filter), for confidential issues GitLab 8.x's `read_issue` rules, and for
@@ -69,4 +69,15 @@ export async function requireTodo(ctx: Context, user: User, id: number): Promise
   const view = await todoView(ctx, todo);
   if (!(await mayReadTarget(ctx, view, user))) throw notFound("todo");
   return view;
+}
+
+/** The views of the caller's `todos` whose targets they may still read, as the list shows them. */
+export async function readableTodoViews(
+  ctx: Context,
+  user: User,
+  todos: readonly Todo[],
+): Promise<TodoView[]> {
+  const views = await todoViews(ctx, todos);
+  const readable = await Promise.all(views.map((view) => mayReadTarget(ctx, view, user)));
+  return views.filter((_, index) => readable[index]);
 }

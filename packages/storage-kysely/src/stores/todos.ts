@@ -52,6 +52,19 @@ export class TodoStore {
     return row && toTodo(row);
   }
 
+  /** The user's todos of these ids, in id order (another user's are left out). */
+  async findOwnByIds(userId: number, ids: readonly number[]): Promise<Todo[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom("todos")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .where("id", "in", [...new Set(ids)])
+      .orderBy("id")
+      .execute();
+    return rows.map(toTodo);
+  }
+
   /** The user's pending todo on a target, if any. */
   async findPending(userId: number, target: TodoTarget): Promise<Todo | undefined> {
     const row = await this.db
@@ -123,28 +136,29 @@ export class TodoStore {
     return todo?.user_id === userId ? todo : undefined;
   }
 
-  /** Marks the user's pending todos that pass the filter done; answers how many changed. */
-  async markAllDone(userId: number, filter: Omit<TodoFilter, "states"> = {}): Promise<number> {
+  /** Marks the user's pending todos that pass the filter done; answers them, done. */
+  async markAllDone(userId: number, filter: Omit<TodoFilter, "states"> = {}): Promise<Todo[]> {
     const ids = filtered(this.db, this.db.selectFrom("todos").select("id"), userId, filter);
-    if (!ids) return 0;
-    const result = await this.db
+    if (!ids) return [];
+    const rows = await this.db
       .updateTable("todos")
       .set({ state: "done", updated_at: now() })
       .where("id", "in", ids.where(sql<boolean>`state = 'pending'`))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+      .returningAll()
+      .execute();
+    return rows.map(toTodo);
   }
 
   /**
    * Marks the pending todos on a target done: those of `userIds`, or everyone's when not given.
-   * Answers how many changed.
+   * Answers the todos it marked (their owners are to be told).
    */
-  async markDoneForTarget(target: TodoTarget, userIds?: readonly number[]): Promise<number> {
+  markDoneForTarget(target: TodoTarget, userIds?: readonly number[]): Promise<Todo[]> {
     return this.markDoneWhere(target, userIds, undefined);
   }
 
-  /** Marks the pending todos of one action on a target done (`build_failed` ones once a build passes). */
-  markActionDoneForTarget(target: TodoTarget, action: TodoAction): Promise<number> {
+  /** Marks the pending todos of one action on a target done (`build_failed` ones once a build passes); answers them. */
+  markActionDoneForTarget(target: TodoTarget, action: TodoAction): Promise<Todo[]> {
     return this.markDoneWhere(target, undefined, action);
   }
 
@@ -152,8 +166,8 @@ export class TodoStore {
     target: TodoTarget,
     userIds: readonly number[] | undefined,
     action: TodoAction | undefined,
-  ): Promise<number> {
-    if (userIds !== undefined && userIds.length === 0) return 0;
+  ): Promise<Todo[]> {
+    if (userIds !== undefined && userIds.length === 0) return [];
     let query = this.db
       .updateTable("todos")
       .set({ state: "done", updated_at: now() })
@@ -162,8 +176,8 @@ export class TodoStore {
       .where(sql<boolean>`state = 'pending'`);
     if (userIds !== undefined) query = query.where("user_id", "in", [...new Set(userIds)]);
     if (action !== undefined) query = query.where("action", "=", action);
-    const result = await query.executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    const rows = await query.returningAll().execute();
+    return rows.map(toTodo);
   }
 }
 
