@@ -46,7 +46,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<KilnEx
   // less often while every stream is up.
   const live = new LiveFollower(
     accounts,
-    () => void refresh(),
+    () => void refresh({ afterChange: true }),
     (instance, event) => {
       const notice = noticeOf(event, recipientOn(store, accounts, instance), notificationSettings());
       if (notice) void notify(notice);
@@ -55,12 +55,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<KilnEx
     (allUp) => poller.setBaseMs(allUp ? pollMs * LIVE_SLOWDOWN : pollMs),
     (instance) => store.followedProjects().get(instance) ?? [],
   );
-  /** A refresh the user sees: progress on the views while the lists load. */
-  const refresh = async (): Promise<void> => {
+  /**
+   * A refresh the user sees: progress on the views while the lists load. After a change the
+   * stream told of, a load already running may have read before it, so another follows it.
+   */
+  const refresh = async ({ afterChange = false } = {}): Promise<void> => {
     const views = ["kiln.todos", "kiln.mergeRequests", "kiln.builds"];
     const load = views.reduce<() => Thenable<unknown>>(
       (inner, viewId) => () => vscode.window.withProgress({ location: { viewId } }, inner),
-      () => poller.pollNow(),
+      () => (afterChange ? poller.pollAfterChange() : poller.pollNow()),
     );
     await load();
   };
@@ -88,7 +91,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<KilnEx
       void live.follow();
     }),
     workspace.onDidChange(() => void refresh()),
-    vscode.commands.registerCommand("kiln.refresh", refresh),
+    vscode.commands.registerCommand("kiln.refresh", () => refresh()),
     vscode.commands.registerCommand("kiln.signIn", (input?: { url: string; token: string }) =>
       signIn(accounts, input),
     ),

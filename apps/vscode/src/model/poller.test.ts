@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Poller, type Timers } from "./poller.js";
 
 /** Timers that run only when the test moves the clock. */
@@ -100,6 +100,32 @@ describe("Poller", () => {
     release(true);
     await Promise.all([first, second]);
     expect(calls).toBe(1);
+  });
+
+  it("looks once more after a look in flight when changes arrive during it", async () => {
+    const timers = new FakeTimers();
+    const releases: ((changed: boolean) => void)[] = [];
+    const poller = new Poller({
+      baseMs: 1000,
+      timers,
+      poll: () => new Promise<boolean>((resolve) => releases.push(resolve)),
+    });
+    const first = poller.pollNow();
+    // Two changes while the first look runs: it may have read before them.
+    const afterFirst = poller.pollAfterChange();
+    const afterSecond = poller.pollAfterChange();
+    releases[0]?.(true);
+    await first;
+    await vi.waitFor(() => expect(releases).toHaveLength(2));
+    releases[1]?.(true);
+    await Promise.all([afterFirst, afterSecond]);
+    expect(releases).toHaveLength(2);
+    // With nothing in flight, a change looks at once, as a refresh does.
+    const alone = poller.pollAfterChange();
+    expect(releases).toHaveLength(3);
+    releases[2]?.(false);
+    await alone;
+    poller.dispose();
   });
 
   it("counts a failed look as no change and keeps going, slower", async () => {

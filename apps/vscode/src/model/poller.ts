@@ -36,6 +36,7 @@ export class Poller {
   private lastPoll = Number.NEGATIVE_INFINITY;
   private timer: unknown = null;
   private inFlight: Promise<void> | null = null;
+  private followUp: Promise<void> | null = null;
   private disposed = false;
 
   constructor(private readonly options: PollerOptions) {
@@ -95,6 +96,19 @@ export class Poller {
       }
     })();
     return this.inFlight;
+  }
+
+  /**
+   * Looks after a change known to have happened just now: a look in flight may have read before
+   * it, so one more look follows that one (one for however many changes arrive meanwhile).
+   */
+  pollAfterChange(): Promise<void> {
+    if (!this.inFlight) return this.pollNow();
+    this.followUp ??= this.inFlight.then(() => {
+      this.followUp = null;
+      return this.disposed ? undefined : this.pollNow();
+    });
+    return this.followUp;
   }
 
   dispose(): void {
