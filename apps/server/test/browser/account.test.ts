@@ -11,6 +11,10 @@ import { BROWSER_TEST_MS, browserUnavailable, launchBrowser, newVisitor } from "
 // token and use it outside the browser, and what a hostile page or name cannot do.
 const unavailable = browserUnavailable();
 
+/** A public key to add (the private half was thrown away). */
+const SSH_KEY =
+  "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl frank@laptop";
+
 describe.skipIf(unavailable !== null)(
   `the account pages in chromium${unavailable ? `: ${unavailable}` : ""}`,
   { timeout: BROWSER_TEST_MS },
@@ -129,6 +133,104 @@ describe.skipIf(unavailable !== null)(
           forger.server.close();
           await page.context().close();
         }
+      });
+
+      it("edits the account, resets the private token, adds an SSH key and changes the password", async () => {
+        await createUser(ctx().server, ctx().root, "frank");
+        const page = await signedIn(ctx().server.url, "frank");
+        await page.goto("/profile");
+        await page.getByLabel("Name", { exact: true }).fill("Frank Lloyd");
+        await page.getByRole("button", { name: "Update profile" }).click();
+        await expect.poll(() => page.locator("#current_user").textContent()).toContain("Frank Lloyd");
+        expect(await nameOf("frank")).toBe("Frank Lloyd");
+
+        await page.goto("/profile/account");
+        const before = (await page.locator("#private_token").textContent())?.trim() ?? "";
+        await page.getByRole("button", { name: "Reset private token" }).click();
+        await expect
+          .poll(async () => (await page.locator("#private_token").textContent())?.trim())
+          .not.toBe(before);
+        const after = (await page.locator("#private_token").textContent())?.trim() ?? "";
+        const withOld = await fetch(`${ctx().server.url}/api/v3/user`, {
+          headers: { "PRIVATE-TOKEN": before },
+        });
+        const withNew = await fetch(`${ctx().server.url}/api/v3/user`, {
+          headers: { "PRIVATE-TOKEN": after },
+        });
+        expect([withOld.status, withNew.status]).toEqual([401, 200]);
+
+        await page.goto("/profile/keys");
+        await page.getByLabel("Key", { exact: true }).fill(SSH_KEY);
+        await page.getByLabel("Title", { exact: true }).fill("work laptop");
+        await page.getByRole("button", { name: "Add key" }).click();
+        await expect.poll(() => page.locator("#ssh_keys").textContent()).toContain("work laptop");
+        const keys = await fetch(`${ctx().server.url}/api/v3/user/keys`, {
+          headers: { "PRIVATE-TOKEN": after },
+        });
+        expect(((await keys.json()) as { title: string }[]).map((key) => key.title)).toEqual(["work laptop"]);
+
+        await page.goto("/profile/password");
+        await page.getByLabel("Current password").fill("password123");
+        await page.getByLabel("New password", { exact: true }).fill("a-new-password-9");
+        await page.getByLabel("Confirm new password").fill("a-new-password-9");
+        await page.getByRole("button", { name: "Change password" }).click();
+        await expect.poll(() => page.locator("#flash").textContent()).toBeTruthy();
+        const signInWith = (password: string) =>
+          ctx().api({ method: "POST", path: "/session", json: { login: "frank", password } });
+        expect((await signInWith("password123")).status).toBe(401);
+        expect((await signInWith("a-new-password-9")).status).toBe(201);
+        await page.context().close();
+      });
+
+      it("signs out every browser of the user from the sessions page", async () => {
+        const laptop = await signedIn(ctx().server.url, "carol");
+        const phone = await signedIn(ctx().server.url, "carol");
+        await laptop.goto("/profile/active_sessions");
+        expect(await laptop.locator("#active_sessions tbody tr").count()).toBeGreaterThanOrEqual(2);
+        await laptop.getByRole("button", { name: "Sign out everywhere" }).click();
+        await laptop.waitForURL("**/users/sign_in**");
+        await phone.goto("/profile");
+        expect(new URL(phone.url()).pathname).toBe("/users/sign_in");
+        await laptop.context().close();
+        await phone.context().close();
+      });
+
+      it("lets an administrator require two-factor authentication, and hides the settings from others", async () => {
+        const carol = await signedIn(ctx().server.url, "carol");
+        const refused = await carol.goto("/admin/application_settings");
+        expect(refused?.status()).toBe(404);
+        await carol.context().close();
+
+        const root = await signedIn(ctx().server.url, "root", ctx().server.rootPassword);
+        await root.goto("/admin/application_settings");
+        await root.getByLabel("Require two-factor authentication of everyone").check();
+        await root.getByLabel("Two-factor grace period (hours)").fill("72");
+        await root.getByRole("button", { name: "Save settings" }).click();
+        await expect.poll(() => root.locator("#flash").textContent()).toBeTruthy();
+        const saved = await ctx().api<{
+          require_two_factor_authentication: boolean;
+          two_factor_grace_period: number;
+        }>({
+          path: "/application/settings",
+          token: ctx().root.token,
+        });
+        expect(saved.body).toMatchObject({
+          require_two_factor_authentication: true,
+          two_factor_grace_period: 72,
+        });
+        // Back as it was, for the other tests of this server.
+        await root.getByLabel("Require two-factor authentication of everyone").uncheck();
+        await root.getByRole("button", { name: "Save settings" }).click();
+        await expect
+          .poll(async () => {
+            const now = await ctx().api<{ require_two_factor_authentication: boolean }>({
+              path: "/application/settings",
+              token: ctx().root.token,
+            });
+            return now.body.require_two_factor_authentication;
+          })
+          .toBe(false);
+        await root.context().close();
       });
 
       it("sends its pages with a policy that forbids framing and inline scripts", async () => {

@@ -13,6 +13,7 @@ const SWITCHES = [
   ["signup_enabled", "Sign-up enabled"],
   ["gravatar_enabled", "Gravatar enabled"],
   ["user_oauth_applications", "Users may register OAuth applications"],
+  ["require_two_factor_authentication", "Require two-factor authentication of everyone"],
 ] as const;
 
 /** The numbers of the page. */
@@ -24,6 +25,11 @@ const NUMBERS = [
     "session_expire_delay",
     "Session duration (minutes)",
     "How long a browser stays signed in unused; 0 keeps it signed in until the browser closes.",
+  ],
+  [
+    "two_factor_grace_period",
+    "Two-factor grace period (hours)",
+    "While two-factor authentication is required, how long a user may still sign in without it.",
   ],
 ] as const;
 
