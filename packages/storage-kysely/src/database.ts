@@ -20,12 +20,12 @@ import type {
   CiVariablesTable,
 } from "./database-ci.js";
 import type { HookDeliveriesTable, SystemHooksTable } from "./database-hooks.js";
-import type { WebSessionsTable } from "./database-web.js";
 import type {
   OAuthAccessGrantsTable,
   OAuthAccessTokensTable,
   OAuthApplicationsTable,
 } from "./database-oauth.js";
+import type { WebSessionsTable } from "./database-web.js";
 
 export type {
   CiBuildsTable,
@@ -36,12 +36,12 @@ export type {
   CiVariablesTable,
 } from "./database-ci.js";
 export type { HookDeliveriesTable, SystemHooksTable } from "./database-hooks.js";
-export type { WebSessionsTable } from "./database-web.js";
 export type {
   OAuthAccessGrantsTable,
   OAuthAccessTokensTable,
   OAuthApplicationsTable,
 } from "./database-oauth.js";
+export type { WebSessionsTable } from "./database-web.js";
 
 /**
  * How an entity is stored: booleans become 0/1 integers so one schema serves SQLite and
