@@ -160,3 +160,44 @@ export function Submit(props: {
 
 /** The id of the input named `name` (`scopes[]` → `scopes`), stable for tests and labels. */
 export const fieldId = (name: string): string => name.replace(/\[\]$/, "").replace(/[^A-Za-z0-9_-]/g, "_");
+
+/**
+ * A list of the visitor's things as a table: its column headings, then a last column of actions
+ * (its heading read by screen readers only); the rows are the children.
+ */
+export function ListTable(props: { id: string; columns: readonly string[]; children: ComponentChildren }) {
+  return (
+    <table id={props.id}>
+      <thead>
+        <tr>
+          {props.columns.map((column) => (
+            <th scope="col" key={column}>
+              {column}
+            </th>
+          ))}
+          <th scope="col">
+            <span class="skip">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>{props.children}</tbody>
+    </table>
+  );
+}
+
+/** One action of a row: a one-button form posting the row's id as `field`. */
+export function RowAction(props: {
+  action: string;
+  field: string;
+  value: number;
+  label: string;
+  id: string;
+  danger?: boolean;
+}) {
+  return (
+    <PostForm action={props.action} class="inline">
+      <input type="hidden" name={props.field} value={props.value} />
+      <Submit label={props.label} id={props.id} danger={props.danger ?? true} />
+    </PostForm>
+  );
+}

@@ -7,7 +7,7 @@ import {
 } from "@kiln/services";
 import type { Form } from "../../http/form.js";
 import type { WebRoute } from "../../route.js";
-import { Field, FormErrors, PostForm, Submit, TextArea } from "../components.js";
+import { Field, FormErrors, ListTable, PostForm, RowAction, Submit, TextArea } from "../components.js";
 import { type FormFailure, NO_FAILURE } from "../failures.js";
 import { run, submit } from "../operations.js";
 import { pageRoute, type SignedInPage } from "../page.js";
@@ -65,65 +65,42 @@ function Credentials(props: { minted: OAuthApplicationWithSecret }) {
   );
 }
 
-/** One action button of an application's row, posting its id. */
-function RowAction(props: { action: string; field: string; id: number; label: string; buttonId: string }) {
-  return (
-    <PostForm action={props.action} class="inline">
-      <input type="hidden" name={props.field} value={props.id} />
-      <Submit label={props.label} id={props.buttonId} danger />
-    </PostForm>
-  );
-}
-
 function ApplicationList(props: { applications: OAuthApplication[] }) {
   if (props.applications.length === 0)
     return <p id="no_oauth_applications">You have registered no applications.</p>;
   return (
-    <table id="oauth_applications">
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Application id</th>
-          <th scope="col">Redirect URIs</th>
-          <th scope="col">Scopes</th>
-          <th scope="col">
-            <span class="skip">Actions</span>
-          </th>
+    <ListTable id="oauth_applications" columns={["Name", "Application id", "Redirect URIs", "Scopes"]}>
+      {props.applications.map((application) => (
+        <tr key={application.id} id={`oauth_application_${application.id}`}>
+          <td>{application.name}</td>
+          <td>
+            <code>{application.uid}</code>
+          </td>
+          <td>
+            {application.redirect_uri.split("\n").map((uri) => (
+              <div key={uri}>{uri}</div>
+            ))}
+          </td>
+          <td>{application.scopes}</td>
+          <td>
+            <RowAction
+              action={`${APPLICATIONS_PATH}/reset_secret`}
+              field="id"
+              value={application.id}
+              label={`Reset the secret of ${application.name}`}
+              id={`reset_secret_oauth_application_${application.id}`}
+            />{" "}
+            <RowAction
+              action={`${APPLICATIONS_PATH}/delete`}
+              field="id"
+              value={application.id}
+              label={`Delete ${application.name}`}
+              id={`delete_oauth_application_${application.id}`}
+            />
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {props.applications.map((application) => (
-          <tr key={application.id} id={`oauth_application_${application.id}`}>
-            <td>{application.name}</td>
-            <td>
-              <code>{application.uid}</code>
-            </td>
-            <td>
-              {application.redirect_uri.split("\n").map((uri) => (
-                <div key={uri}>{uri}</div>
-              ))}
-            </td>
-            <td>{application.scopes}</td>
-            <td>
-              <RowAction
-                action={`${APPLICATIONS_PATH}/reset_secret`}
-                field="id"
-                id={application.id}
-                label={`Reset the secret of ${application.name}`}
-                buttonId={`reset_secret_oauth_application_${application.id}`}
-              />{" "}
-              <RowAction
-                action={`${APPLICATIONS_PATH}/delete`}
-                field="id"
-                id={application.id}
-                label={`Delete ${application.name}`}
-                buttonId={`delete_oauth_application_${application.id}`}
-              />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </ListTable>
   );
 }
 
@@ -131,36 +108,24 @@ function AuthorizationList(props: { authorizations: OAuthAuthorization[] }) {
   if (props.authorizations.length === 0)
     return <p id="no_oauth_authorizations">You have authorised no applications.</p>;
   return (
-    <table id="oauth_authorizations">
-      <thead>
-        <tr>
-          <th scope="col">Application</th>
-          <th scope="col">Scopes</th>
-          <th scope="col">Authorised</th>
-          <th scope="col">
-            <span class="skip">Actions</span>
-          </th>
+    <ListTable id="oauth_authorizations" columns={["Application", "Scopes", "Authorised"]}>
+      {props.authorizations.map(({ application, scopes, created_at }) => (
+        <tr key={application.id} id={`oauth_authorization_${application.id}`}>
+          <td>{application.name}</td>
+          <td>{scopes.join(" ")}</td>
+          <td>{created_at}</td>
+          <td>
+            <RowAction
+              action={`${APPLICATIONS_PATH}/revoke_authorization`}
+              field="application_id"
+              value={application.id}
+              label={`Revoke ${application.name}`}
+              id={`revoke_oauth_authorization_${application.id}`}
+            />
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {props.authorizations.map(({ application, scopes, created_at }) => (
-          <tr key={application.id} id={`oauth_authorization_${application.id}`}>
-            <td>{application.name}</td>
-            <td>{scopes.join(" ")}</td>
-            <td>{created_at}</td>
-            <td>
-              <RowAction
-                action={`${APPLICATIONS_PATH}/revoke_authorization`}
-                field="application_id"
-                id={application.id}
-                label={`Revoke ${application.name}`}
-                buttonId={`revoke_oauth_authorization_${application.id}`}
-              />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </ListTable>
   );
 }
 

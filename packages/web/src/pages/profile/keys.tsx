@@ -2,7 +2,7 @@ import type { SshKey } from "@kiln/domain";
 import { sshKeys } from "@kiln/services";
 import type { Form } from "../../http/form.js";
 import type { WebRoute } from "../../route.js";
-import { Field, FormErrors, PostForm, Submit, TextArea } from "../components.js";
+import { Field, FormErrors, ListTable, PostForm, RowAction, Submit, TextArea } from "../components.js";
 import { type FormFailure, NO_FAILURE } from "../failures.js";
 import { run, submit } from "../operations.js";
 import { pageRoute, type SignedInPage } from "../page.js";
@@ -10,35 +10,26 @@ import { pageRoute, type SignedInPage } from "../page.js";
 function KeyList(props: { keys: SshKey[] }) {
   if (props.keys.length === 0) return <p id="no_ssh_keys">You have no SSH keys.</p>;
   return (
-    <table id="ssh_keys">
-      <thead>
-        <tr>
-          <th scope="col">Title</th>
-          <th scope="col">Fingerprint</th>
-          <th scope="col">Added</th>
-          <th scope="col">
-            <span class="skip">Actions</span>
-          </th>
+    <ListTable id="ssh_keys" columns={["Title", "Fingerprint", "Added"]}>
+      {props.keys.map((key) => (
+        <tr key={key.id} id={`ssh_key_${key.id}`}>
+          <td>{key.title}</td>
+          <td>
+            <code>{key.fingerprint}</code>
+          </td>
+          <td>{key.created_at}</td>
+          <td>
+            <RowAction
+              action="/profile/keys/delete"
+              field="key_id"
+              value={key.id}
+              label={`Delete ${key.title}`}
+              id={`delete_ssh_key_${key.id}`}
+            />
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {props.keys.map((key) => (
-          <tr key={key.id} id={`ssh_key_${key.id}`}>
-            <td>{key.title}</td>
-            <td>
-              <code>{key.fingerprint}</code>
-            </td>
-            <td>{key.created_at}</td>
-            <td>
-              <PostForm action="/profile/keys/delete" class="inline">
-                <input type="hidden" name="key_id" value={key.id} />
-                <Submit label={`Delete ${key.title}`} id={`delete_ssh_key_${key.id}`} danger />
-              </PostForm>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </ListTable>
   );
 }
 

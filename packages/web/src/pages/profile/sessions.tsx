@@ -2,7 +2,7 @@ import { startWebSession, type WebSession, webSessions } from "@kiln/services";
 import { clearCookie } from "../../http/cookies.js";
 import type { Form } from "../../http/form.js";
 import type { WebRoute } from "../../route.js";
-import { PostForm, Submit } from "../components.js";
+import { ListTable, PostForm, RowAction, Submit } from "../components.js";
 import { run, submit } from "../operations.js";
 import { pageRoute, SIGN_IN_PATH, type SignedInPage } from "../page.js";
 import { SESSION_COOKIE, sessionCookie } from "../visitor.js";
@@ -24,39 +24,30 @@ function SessionList(props: { sessions: WebSession[]; current: number }) {
   return (
     <>
       <p>The browsers signed in as you. Sign out one you do not recognise, or all of them.</p>
-      <table id="active_sessions">
-        <thead>
-          <tr>
-            <th scope="col">Browser</th>
-            <th scope="col">Address</th>
-            <th scope="col">Signed in</th>
-            <th scope="col">Last used</th>
-            <th scope="col">
-              <span class="skip">Actions</span>
-            </th>
+      <ListTable id="active_sessions" columns={["Browser", "Address", "Signed in", "Last used"]}>
+        {props.sessions.map((session) => (
+          <tr key={session.id} id={`session_${session.id}`}>
+            <td>{session.user_agent || "Unknown"}</td>
+            <td>{session.address}</td>
+            <td>{session.created_at}</td>
+            <td>{session.last_seen_at}</td>
+            <td>
+              {session.id === props.current ? (
+                <strong>This browser</strong>
+              ) : (
+                <RowAction
+                  action="/profile/active_sessions/revoke"
+                  field="id"
+                  value={session.id}
+                  label="Sign out"
+                  id={`revoke_session_${session.id}`}
+                  danger={false}
+                />
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {props.sessions.map((session) => (
-            <tr key={session.id} id={`session_${session.id}`}>
-              <td>{session.user_agent || "Unknown"}</td>
-              <td>{session.address}</td>
-              <td>{session.created_at}</td>
-              <td>{session.last_seen_at}</td>
-              <td>
-                {session.id === props.current ? (
-                  <strong>This browser</strong>
-                ) : (
-                  <PostForm action="/profile/active_sessions/revoke" class="inline">
-                    <input type="hidden" name="id" value={session.id} />
-                    <Submit label="Sign out" id={`revoke_session_${session.id}`} />
-                  </PostForm>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </ListTable>
       <PostForm action="/profile/active_sessions/revoke_all" id="sign_out_everywhere_form">
         <Submit label="Sign out everywhere" id="sign_out_everywhere" danger />
       </PostForm>

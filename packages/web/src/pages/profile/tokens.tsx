@@ -2,7 +2,7 @@ import type { PersonalAccessToken } from "@kiln/domain";
 import { tokens } from "@kiln/services";
 import type { Form } from "../../http/form.js";
 import type { WebRoute } from "../../route.js";
-import { Field, FormErrors, PostForm, Submit } from "../components.js";
+import { Field, FormErrors, ListTable, PostForm, RowAction, Submit } from "../components.js";
 import { type FormFailure, NO_FAILURE } from "../failures.js";
 import { run, submit } from "../operations.js";
 import { pageRoute, type SignedInPage } from "../page.js";
@@ -36,41 +36,27 @@ function TokenList(props: { tokens: PersonalAccessToken[] }) {
   if (props.tokens.length === 0)
     return <p id="no_personal_access_tokens">You have no personal access tokens.</p>;
   return (
-    <table id="personal_access_tokens">
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Created</th>
-          <th scope="col">Expires</th>
-          <th scope="col">State</th>
-          <th scope="col">
-            <span class="skip">Actions</span>
-          </th>
+    <ListTable id="personal_access_tokens" columns={["Name", "Created", "Expires", "State"]}>
+      {props.tokens.map((token) => (
+        <tr key={token.id} id={`personal_access_token_${token.id}`}>
+          <td>{token.name}</td>
+          <td>{token.created_at}</td>
+          <td>{token.expires_at ?? "Never"}</td>
+          <td>{token.revoked ? "Revoked" : "Active"}</td>
+          <td>
+            {!token.revoked && (
+              <RowAction
+                action="/profile/personal_access_tokens/revoke"
+                field="id"
+                value={token.id}
+                label={`Revoke ${token.name}`}
+                id={`revoke_personal_access_token_${token.id}`}
+              />
+            )}
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {props.tokens.map((token) => (
-          <tr key={token.id} id={`personal_access_token_${token.id}`}>
-            <td>{token.name}</td>
-            <td>{token.created_at}</td>
-            <td>{token.expires_at ?? "Never"}</td>
-            <td>{token.revoked ? "Revoked" : "Active"}</td>
-            <td>
-              {!token.revoked && (
-                <PostForm action="/profile/personal_access_tokens/revoke" class="inline">
-                  <input type="hidden" name="id" value={token.id} />
-                  <Submit
-                    label={`Revoke ${token.name}`}
-                    id={`revoke_personal_access_token_${token.id}`}
-                    danger
-                  />
-                </PostForm>
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </ListTable>
   );
 }
 
