@@ -1,5 +1,6 @@
 import { Migrator } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { newUser } from "./__tests__/fixtures.js";
 import type { OpenDatabase } from "./connect.js";
 import { migrateToLatest } from "./migrate.js";
 import { migrationProvider } from "./migrations/index.js";
@@ -17,43 +18,7 @@ for (const dialect of testDialects()) {
       beforeEach(async () => {
         opened = await dialect.open();
         stores = new Stores(opened.db);
-        userId = (
-          await opened.db
-            .insertInto("users")
-            .values({
-              username: "alice",
-              email: "alice@example.com",
-              name: "Alice",
-              state: "active",
-              is_admin: 0,
-              can_create_group: 1,
-              projects_limit: 10,
-              external: 0,
-              bio: null,
-              location: null,
-              organization: null,
-              skype: "",
-              linkedin: "",
-              twitter: "",
-              website_url: "",
-              theme_id: 1,
-              color_scheme_id: 1,
-              created_at: "2030-01-01T00:00:00.000Z",
-              updated_at: "2030-01-01T00:00:00.000Z",
-              confirmed_at: null,
-              last_sign_in_at: null,
-              current_sign_in_at: null,
-              two_factor_enabled_at: null,
-              password_hash: "hash",
-              private_token_digest: "digest",
-              private_token_sealed: "sealed",
-              otp_secret_sealed: null,
-              otp_pending_secret_sealed: null,
-              otp_last_step: null,
-            })
-            .returning("id")
-            .executeTakeFirstOrThrow()
-        ).id;
+        userId = (await stores.users.create(newUser("alice"))).id;
       });
       afterEach(async () => {
         await opened.close();
