@@ -61,10 +61,7 @@ export function shortRepository(where: HookProject, baseUrl: string) {
 export function fullRepository(where: HookProject, baseUrl: string) {
   const urls = projectUrls(where, baseUrl);
   return {
-    name: where.project.name,
-    url: urls.git_ssh_url,
-    description: where.project.description,
-    homepage: urls.web_url,
+    ...shortRepository(where, baseUrl),
     git_http_url: urls.git_http_url,
     git_ssh_url: urls.git_ssh_url,
     visibility_level: where.project.visibility_level,
