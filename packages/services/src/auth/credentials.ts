@@ -1,6 +1,7 @@
 import type { Actor } from "../context.js";
 import { identifyOAuthToken } from "../oauth/identify.js";
 import type { ServiceRuntime } from "../runtime.js";
+import { tokenDigest } from "../security/tokens.js";
 import { type BasicCredentials, identifyCredentials } from "./basic-credentials.js";
 import { FULL_SCOPES, type Identity, identifyToken } from "./identify.js";
 
@@ -70,8 +71,11 @@ export function identifyActor(
       const identity = identifyToken(runtime, credentials.token);
       return identity instanceof Promise ? identity.then(actorOrNull) : actorOrNull(identity);
     }
-    case "oauth_bearer":
-      return credentials.token === "" ? null : identifyBearer(runtime, credentials.token).then(actorOrNull);
+    case "oauth_bearer": {
+      if (credentials.token === "") return null;
+      const identity = identifyBearer(runtime, credentials.token);
+      return identity instanceof Promise ? identity.then(actorOrNull) : actorOrNull(identity);
+    }
     case "basic":
       return identifyCredentials(runtime, credentials).then(actorOrNull);
     // A build's token acts as no user (its access is the build's project, decided per surface).
@@ -81,7 +85,15 @@ export function identifyActor(
   }
 }
 
-/** An OAuth access token, else a private token or personal access token. */
-async function identifyBearer(runtime: ServiceRuntime, token: string): Promise<Identity | null> {
-  return (await identifyOAuthToken(runtime, token)) ?? identifyToken(runtime, token);
+/**
+ * An OAuth access token, else a private token or personal access token. One the identity cache
+ * knows is answered at once, a private token or PAT first: clients that send theirs as Bearer
+ * (tRPC, the editor) cost no lookup of OAuth tokens on every request.
+ */
+function identifyBearer(runtime: ServiceRuntime, token: string): Identity | null | Promise<Identity | null> {
+  const known = runtime.identities?.lookup(tokenDigest(token), Date.now());
+  if (known) return known;
+  const oauth = identifyOAuthToken(runtime, token);
+  if (oauth !== null && !(oauth instanceof Promise)) return oauth;
+  return Promise.resolve(oauth).then((found) => found ?? identifyToken(runtime, token));
 }
