@@ -25,8 +25,11 @@ type LinkFetch = NonNullable<Parameters<typeof httpBatchLink>[0]["fetch"]>;
 export interface KilnClientOptions {
   /** The instance's base URL (`https://kiln.example.com`, `KILN_BASE_URL`); the client adds `/api/trpc`. */
   url: string;
-  /** A personal access token or private token, sent as `Authorization: Bearer`. */
-  token: string;
+  /**
+   * A personal access token, private token or OAuth access token, sent as `Authorization: Bearer`;
+   * or a function answering it for each request (an OAuth token that refreshes: `refreshingToken`).
+   */
+  token: string | (() => string | Promise<string>);
   /** The `fetch` to use; default the global one (or, with `ca`, one that trusts it). */
   fetch?: Fetch;
   /** Certificates to trust for this instance only: a self-signed certificate or a private CA, PEM. */
@@ -51,12 +54,13 @@ export type KilnClient = TRPCClient<PublicRouter>;
 export function createKilnClient(options: KilnClientOptions): KilnClient {
   const fetch = options.fetch ?? (options.ca === undefined ? globalThis.fetch : fetchTrusting(options.ca));
   const url = `${options.url.replace(/\/+$/, "")}${TRPC_PATH}`;
-  const authorization = `Bearer ${options.token}`;
+  const { token } = options;
+  const authorization = async () => `Bearer ${typeof token === "string" ? token : await token()}`;
   // EventSource sends no headers of its own: the token goes with each of its requests here.
-  const streamFetch: Fetch = (input, init) =>
+  const streamFetch: Fetch = async (input, init) =>
     fetch(input, {
       ...init,
-      headers: { ...(init?.headers as Record<string, string>), Authorization: authorization },
+      headers: { ...(init?.headers as Record<string, string>), Authorization: await authorization() },
     });
   return createTRPCClient<PublicRouter>({
     links: [
@@ -65,7 +69,7 @@ export function createKilnClient(options: KilnClientOptions): KilnClient {
         true: httpSubscriptionLink({ url, EventSource, eventSourceOptions: { fetch: streamFetch } }),
         false: httpBatchLink({
           url,
-          headers: { Authorization: authorization },
+          headers: async () => ({ Authorization: await authorization() }),
           maxItems: MAX_BATCH_ITEMS,
           maxURLLength: MAX_URL_LENGTH,
           fetch: fetch as LinkFetch,

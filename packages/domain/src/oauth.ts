@@ -20,6 +20,18 @@ export function scopesAllow(held: readonly string[], accepted: readonly string[]
   return held.some((scope) => accepted.includes(scope));
 }
 
+/**
+ * The client id of the built-in application of Kiln's VS Code extension: a public client, which
+ * proves a code with its PKCE verifier since it can keep no secret.
+ */
+export const EDITOR_CLIENT_ID = "kiln-vscode";
+
+/**
+ * The out-of-band redirect URI (Doorkeeper's native redirect, as GitLab 8.x had it): the browser
+ * is sent nowhere, and the consent page shows the code for the user to paste into the client.
+ */
+export const OOB_REDIRECT_URI = "urn:ietf:wg:oauth:2.0:oob";
+
 /** Lifetime of an OAuth access token, in seconds (Doorkeeper's default, which GitLab keeps). */
 export const ACCESS_TOKEN_SECONDS = 7200;
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { User } from "@kiln/domain";
+import { EDITOR_CLIENT_ID, OOB_REDIRECT_URI, type User } from "@kiln/domain";
 import { describe, expect, it } from "vitest";
 import { forEachDialect } from "../__tests__/harness.js";
 import { identifyActor } from "../auth/credentials.js";
@@ -16,6 +16,19 @@ describe("redirect URIs", () => {
     expect(redirectUriMatches(registered, "http://127.0.0.1:53121/callback")).toBe(true);
     expect(redirectUriMatches(registered, "http://127.0.0.1:53121/other")).toBe(false);
     expect(redirectUriMatches(registered, "https://tool.example/cb#frag")).toBe(false);
+  });
+
+  it("take a query added to a loopback URI registered without one (a code-server's callback)", () => {
+    const registered = "http://127.0.0.1/callback\nhttp://[::1]/cb?app=1";
+    const codeServer = "http://127.0.0.1:8080/callback?vscode-reqid=3&vscode-scheme=code-oss";
+    expect(redirectUriMatches(registered, codeServer)).toBe(true);
+    expect(redirectUriMatches(registered, "http://127.0.0.1:8080/callbackx?a=1")).toBe(false);
+    expect(redirectUriMatches(registered, "http://127.0.0.1:8080/other?x=/callback")).toBe(false);
+    expect(redirectUriMatches(registered, "http://localhost:8080/callback?a=1")).toBe(false);
+    // A registered query is kept: the requested one must be that very query.
+    expect(redirectUriMatches(registered, "http://[::1]:9/cb?app=1")).toBe(true);
+    expect(redirectUriMatches(registered, "http://[::1]:9/cb?app=2")).toBe(false);
+    expect(redirectUriMatches(registered, "http://[::1]:9/cb")).toBe(false);
   });
 });
 
@@ -104,6 +117,72 @@ forEachDialect((h) => {
       expect(bad.kind === "redirect" && new URL(bad.redirectTo).searchParams.get("error")).toBe(
         "unsupported_response_type",
       );
+    });
+  });
+
+  describe("the editor's built-in application (a public client)", () => {
+    const approveEditor = (user: User, redirectUri: string, pkce = true) =>
+      h()
+        .as(user)
+        .oauth.approve({
+          client_id: EDITOR_CLIENT_ID,
+          redirect_uri: redirectUri,
+          response_type: "code",
+          state: "s1",
+          ...(pkce ? { code_challenge: challenge, code_challenge_method: "S256" } : {}),
+        });
+    const redeem = (code: string, redirectUri: string, extra: Record<string, string> = {}) =>
+      exchange({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: redirectUri,
+        client_id: EDITOR_CLIENT_ID,
+        ...extra,
+      });
+
+    it("signs in a code-server on this machine with PKCE, and refreshes with its client id alone", async () => {
+      const alice = await h().user("alice");
+      const callback = "http://127.0.0.1:43117/callback?vscode-reqid=1&vscode-scheme=code-oss";
+      const url = new URL((await approveEditor(alice, callback)).redirectTo);
+      expect(url.origin + url.pathname).toBe("http://127.0.0.1:43117/callback");
+      expect(url.searchParams.get("vscode-reqid")).toBe("1");
+      const code = url.searchParams.get("code") as string;
+      const issued = await redeem(code, callback, { code_verifier: verifier });
+      expect(await actorOfToken(issued.access_token)).toMatchObject({ user: { id: alice.id } });
+      const refreshed = await exchange({
+        grant_type: "refresh_token",
+        refresh_token: issued.refresh_token,
+        client_id: EDITOR_CLIENT_ID,
+      });
+      expect(await actorOfToken(refreshed.access_token)).toMatchObject({ user: { id: alice.id } });
+      expect(await actorOfToken(issued.access_token)).toBeNull();
+    });
+
+    it("shows the code out of band, and cannot redeem a code without the verifier", async () => {
+      const alice = await h().user("alice");
+      const shown = (await approveEditor(alice, OOB_REDIRECT_URI)).redirectTo;
+      expect(shown.startsWith(`${OOB_REDIRECT_URI}?code=`)).toBe(true);
+      const code = new URL(shown).searchParams.get("code") as string;
+      await expect(redeem(code, OOB_REDIRECT_URI)).rejects.toMatchObject({ code: "invalid_grant" });
+      const issued = await redeem(code, OOB_REDIRECT_URI, { code_verifier: verifier });
+      expect(await actorOfToken(issued.access_token)).toMatchObject({ user: { id: alice.id } });
+      const withoutPkce = new URL((await approveEditor(alice, OOB_REDIRECT_URI, false)).redirectTo);
+      await expect(
+        redeem(withoutPkce.searchParams.get("code") as string, OOB_REDIRECT_URI),
+      ).rejects.toMatchObject({ code: "invalid_client" });
+    });
+
+    it("is sent back to no other address", async () => {
+      const alice = await h().user("alice");
+      for (const uri of [
+        "https://evil.example/callback",
+        "http://localhost:8080/callback",
+        "vscode://evil.ext/auth",
+      ]) {
+        await expect(approveEditor(alice, uri)).rejects.toMatchObject({
+          cause: { failure: { reason: "oauth_invalid_redirect_uri" } },
+        });
+      }
     });
   });
 

@@ -1,8 +1,10 @@
 /**
  * Redirect URIs of OAuth applications, as Doorkeeper (and RFC 6749 §3.1.2, RFC 8252 §7.3) checks
  * them: registered ones must be absolute, without a fragment, and not `javascript:`, `data:` or
- * `vbscript:`; a requested one must equal a registered one exactly, except that the port of a
- * loopback URI (`http://127.0.0.1`, `http://[::1]`) may vary, since native apps listen on any port.
+ * `vbscript:`; a requested one must equal a registered one exactly, except for a loopback URI
+ * (`http://127.0.0.1`, `http://[::1]`), which belongs to the user's own machine: there the port may
+ * vary, since native apps listen on any port, and a query may be added when the registered one has
+ * none, as Doorkeeper allows (a code-server's `/callback` carries the request it answers in its query).
  */
 
 const FORBIDDEN_SCHEMES = new Set(["javascript:", "data:", "vbscript:"]);
@@ -30,16 +32,25 @@ export function redirectUriProblem(uri: string): string | null {
 
 const LOOPBACK = /^(http:\/\/(?:127\.0\.0\.1|\[::1\]))(?::\d{1,5})?(?=[/?]|$)/;
 
-/** The URI without its port when it is a loopback URI over http, else null; the rest stays as sent. */
-function loopbackWithoutPort(uri: string): string | null {
-  return LOOPBACK.test(uri) ? uri.replace(LOOPBACK, "$1") : null;
+/**
+ * How a loopback URI over http is compared: without its port, and without its query when
+ * `withQuery` is false; null when it is not a loopback URI.
+ */
+function loopbackForm(uri: string, withQuery: boolean): string | null {
+  if (!LOOPBACK.test(uri)) return null;
+  const portless = uri.replace(LOOPBACK, "$1");
+  return withQuery ? portless : portless.split("?", 1)[0]!;
+}
+
+/** True when the requested loopback URI is the registered one, up to the port and an added query. */
+function loopbackMatches(registered: string, requested: string): boolean {
+  const registeredForm = loopbackForm(registered, true);
+  if (registeredForm === null) return false;
+  return loopbackForm(requested, registered.includes("?")) === registeredForm;
 }
 
 /** True when `requested` is one of the `registered` redirect URIs (see the module's rules). */
 export function redirectUriMatches(registered: string, requested: string): boolean {
   if (requested.includes("#")) return false;
-  const loopback = loopbackWithoutPort(requested);
-  return redirectUris(registered).some(
-    (uri) => uri === requested || (loopback !== null && loopbackWithoutPort(uri) === loopback),
-  );
+  return redirectUris(registered).some((uri) => uri === requested || loopbackMatches(uri, requested));
 }

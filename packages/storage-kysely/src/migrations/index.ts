@@ -17,6 +17,7 @@ import * as m0015 from "./0015_merge_params.js";
 import * as m0016 from "./0016_oauth.js";
 import * as m0017 from "./0017_web_sessions.js";
 import * as m0018 from "./0018_two_factor.js";
+import * as m0019 from "./0019_editor_application.js";
 
 /**
  * Every migration, registered statically so the server still finds them once bundled.
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   "0016_oauth": m0016,
   "0017_web_sessions": m0017,
   "0018_two_factor": m0018,
+  "0019_editor_application": m0019,
 };
 
 /** The static migration provider. */

@@ -1,4 +1,4 @@
-import { DomainError } from "@kiln/domain";
+import { DomainError, OOB_REDIRECT_URI } from "@kiln/domain";
 import { decodeParams, type Params, type Served } from "@kiln/rest-adapter";
 import type { OAuthAuthorizeInput } from "@kiln/schemas";
 import { invoke, oauth, type PreAuthorization } from "@kiln/services";
@@ -108,7 +108,9 @@ function Consent(props: {
         ))}
       </ul>
       <p class="hint" id="oauth_redirect_uri">
-        You will be sent back to {consent.redirectUri}
+        {consent.redirectUri === OOB_REDIRECT_URI
+          ? "A code will be shown here for you to copy into the application."
+          : `You will be sent back to ${consent.redirectUri}`}
       </p>
       <div class="actions">
         <PostForm action={AUTHORIZE_PATH} id="oauth_authorize_form" class="inline">
@@ -124,6 +126,37 @@ function Consent(props: {
   );
 }
 
+/**
+ * The out-of-band answer (Doorkeeper's native redirect): a page with the code to copy, or with why
+ * there is none, since there is no client address to send the browser to.
+ */
+function showOutOfBand(page: SignedInPage, answer: URL): Served {
+  const code = answer.searchParams.get("code");
+  if (code !== null) {
+    return page.render(
+      "Authorization code",
+      <div id="oauth_out_of_band">
+        <p>
+          Copy this code and paste it where the application asks for it. It works once, within ten minutes.
+        </p>
+        <p>
+          <code id="authorization_code">{code}</code>
+        </p>
+      </div>,
+    );
+  }
+  const why = answer.searchParams.get("error_description") ?? "The authorization request was refused.";
+  const denied = answer.searchParams.get("error") === "access_denied";
+  return page.render("Authorization refused", <p id="error_message">{why}</p>, denied ? 200 : 400);
+}
+
+/** Sends the browser back to the client with the answer, or shows it when the client asked out of band. */
+function answerClient(page: SignedInPage, redirectTo: string): Served {
+  const answer = new URL(redirectTo);
+  if (`${answer.protocol}${answer.pathname}` === OOB_REDIRECT_URI) return showOutOfBand(page, answer);
+  return page.redirectToClient(redirectTo);
+}
+
 async function showConsent(page: SignedInPage): Promise<Served> {
   const params = requestParams((name) => page.url.searchParams.get(name));
   const checked = await authorizeStep(
@@ -133,7 +166,7 @@ async function showConsent(page: SignedInPage): Promise<Served> {
   );
   if (!checked.ok) return checked.served;
   const found = checked.value;
-  if (found.kind === "redirect") return page.redirectToClient(found.redirectTo);
+  if (found.kind === "redirect") return answerClient(page, found.redirectTo);
   return page.render(
     `Authorize ${found.application.name}?`,
     <Consent consent={found} params={params} user={page.visitor.actor.user.username} />,
@@ -147,7 +180,7 @@ async function decide(page: SignedInPage, form: Form, decision: "approve" | "den
   const params = requestParams((name) => (name in form.params ? form.text(name) : null));
   const decided = await authorizeStep(page, (input) => invoke(oauth[decision], page.context, input), params);
   if (!decided.ok) return decided.served;
-  return page.redirectToClient(decided.value.redirectTo);
+  return answerClient(page, decided.value.redirectTo);
 }
 
 /** The OAuth 2.0 consent page: asks the signed-in user, then sends the browser back to the client. */
