@@ -35,7 +35,7 @@ async function startCodeServer(): Promise<{ server: Server; callback: string; re
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   // What `vscode.env.asExternalUri` answers in code-server for `code-oss://kiln.kiln/auth`.
-  const callback = `http://127.0.0.1:${port}/callback?vscode-reqid=7&vscode-scheme=code-oss&vscode-authority=kiln.kiln&vscode-path=%2Fauth`;
+  const callback = `http://127.0.0.1:${port}/stable-409c64e0/callback?vscode-reqid=7&vscode-scheme=code-oss&vscode-authority=kiln.kiln&vscode-path=%2Fauth`;
   return { server, callback, received };
 }
 

@@ -2,6 +2,7 @@ import { attempt } from "@kiln/client";
 import * as vscode from "vscode";
 import { acceptMergeRequest } from "./accept.js";
 import { Accounts } from "./accounts.js";
+import { BrowserSignIn } from "./browser-sign-in.js";
 import { DataStore, localBranchOf } from "./data.js";
 import { BLOB_SCHEME, BlobContentProvider } from "./diff-content.js";
 import { Workspace } from "./git.js";
@@ -28,6 +29,7 @@ export interface KilnExtensionApi {
 
 export async function activate(context: vscode.ExtensionContext): Promise<KilnExtensionApi> {
   const accounts = new Accounts(context);
+  const browserSignIn = new BrowserSignIn(context.extension.id);
   const workspace = await Workspace.open();
   const store = new DataStore(accounts, workspace);
   const todos = new TodosView(store);
@@ -92,8 +94,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<KilnEx
     }),
     workspace.onDidChange(() => void refresh()),
     vscode.commands.registerCommand("kiln.refresh", () => refresh()),
+    vscode.window.registerUriHandler(browserSignIn),
+    accounts.onDidEndSession((url) => void sessionEnded(url)),
     vscode.commands.registerCommand("kiln.signIn", (input?: { url: string; token: string }) =>
-      signIn(accounts, input),
+      signIn(accounts, browserSignIn, input),
     ),
     vscode.commands.registerCommand("kiln.signOut", () => signOut(accounts)),
     vscode.commands.registerCommand("kiln.openInBrowser", (node: TodoNode | MergeRequestNode) =>
@@ -203,39 +207,102 @@ async function buildAction(
   await refresh();
 }
 
-/** `Kiln: Sign In`: the instance URL and a personal access token (or both given, by a test or a link). */
+const BY_BROWSER = "Sign in with the browser";
+const BY_TOKEN = "Use a personal access token";
+
+/**
+ * `Kiln: Sign In`: the instance URL, then by browser (OAuth, approving "Kiln for VS Code" on the
+ * instance's page) or with a personal access token; or both given, by a test or a link.
+ */
 async function signIn(
   accounts: Accounts,
+  browser: BrowserSignIn,
   input?: { url: string; token: string },
 ): Promise<string | undefined> {
-  const url =
+  const typed =
     input?.url ??
     (await vscode.window.showInputBox({
-      title: "Kiln: Sign In (1/2)",
+      title: "Kiln: Sign In",
       prompt: "The instance's URL",
       placeHolder: "https://kiln.example.com",
       ignoreFocusOut: true,
     }));
-  if (!url) return undefined;
+  if (!typed) return undefined;
+  const method =
+    input?.token !== undefined
+      ? BY_TOKEN
+      : await vscode.window
+          .showQuickPick(
+            [
+              { label: BY_BROWSER, detail: `Approve "Kiln for VS Code" on ${typed}'s page, signed in there` },
+              { label: BY_TOKEN, detail: "Profile Settings → Access Tokens, with the scope api" },
+            ],
+            { title: `Kiln: Sign In to ${typed}`, ignoreFocusOut: true },
+          )
+          .then((picked) => picked?.label);
+  if (!method) return undefined;
+  const result =
+    method === BY_BROWSER
+      ? await signInByBrowser(accounts, browser, typed)
+      : await signInWithToken(accounts, typed, input?.token);
+  if (result === undefined) return undefined;
+  if ("error" in result) {
+    void vscode.window.showErrorMessage(result.error);
+    return undefined;
+  }
+  endedSessions.delete(result.url);
+  void vscode.window.showInformationMessage(`Signed in to ${result.url} as ${result.username}.`);
+  return result.username;
+}
+
+type SignedIn = { url: string; username: string } | { error: string } | undefined;
+
+async function signInWithToken(
+  accounts: Accounts,
+  url: string,
+  given: string | undefined,
+): Promise<SignedIn> {
   const token =
-    input?.token ??
+    given ??
     (await vscode.window.showInputBox({
-      title: "Kiln: Sign In (2/2)",
+      title: "Kiln: Sign In",
       prompt: `A personal access token of ${url} (Profile Settings → Access Tokens, scope api)`,
       password: true,
       ignoreFocusOut: true,
     }));
   if (!token) return undefined;
-  const result = await vscode.window.withProgress(
+  return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Signing in to ${url}…` },
-    () => accounts.signIn(url, token),
+    async () => {
+      const reachable = await accounts.reach(url);
+      if ("error" in reachable) return reachable;
+      const kept = await accounts.keep(reachable.url, { kind: "token", token: token.trim() });
+      return "error" in kept ? kept : { url: reachable.url, ...kept };
+    },
   );
-  if ("error" in result) {
-    void vscode.window.showErrorMessage(result.error);
-    return undefined;
-  }
-  void vscode.window.showInformationMessage(`Signed in to ${url} as ${result.username}.`);
-  return result.username;
+}
+
+async function signInByBrowser(accounts: Accounts, browser: BrowserSignIn, url: string): Promise<SignedIn> {
+  const reachable = await accounts.reach(url);
+  if ("error" in reachable) return reachable;
+  const tokens = await browser.tokens(reachable);
+  if (tokens === undefined || "error" in tokens) return tokens;
+  const kept = await accounts.keep(reachable.url, { kind: "oauth", tokens });
+  return "error" in kept ? kept : { url: reachable.url, ...kept };
+}
+
+/** The instances whose sign-in by browser ended: told once, until the user signs in again. */
+const endedSessions = new Set<string>();
+
+/** Says that an instance's sign-in by browser ended, and offers to sign in again. */
+async function sessionEnded(url: string): Promise<void> {
+  if (endedSessions.has(url)) return;
+  endedSessions.add(url);
+  const again = await vscode.window.showWarningMessage(
+    `Your sign-in to ${url} has ended (it was revoked, or not used for too long). Sign in again to see its todos and merge requests.`,
+    "Sign In",
+  );
+  if (again) await vscode.commands.executeCommand("kiln.signIn");
 }
 
 /** `Kiln: Sign Out`: of the one instance, or of the one picked. */

@@ -19,11 +19,13 @@ export {
   OAuthRefusal,
   type OAuthTokens,
   type PkcePair,
+  type RefreshingToken,
   type RefreshingTokenOptions,
   randomUrlSafe,
   readAuthorizationResponse,
   refreshingToken,
   refreshTokens,
+  revokeTokens,
   type TokenEndpointOptions,
 } from "./oauth.js";
 export { items, type PagedProcedure, pages } from "./pages.js";

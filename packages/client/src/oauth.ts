@@ -110,7 +110,7 @@ export interface TokenEndpointOptions {
   url: string;
   clientId: string;
   /** Default the global `fetch` (use `fetchTrusting` for a private CA). */
-  fetch?: Fetch;
+  fetch?: Fetch | undefined;
 }
 
 interface TokenAnswer {
@@ -120,23 +120,27 @@ interface TokenAnswer {
   scope: string;
 }
 
+/** Posts a form to one of the provider's endpoints; a server out of reach is an {@link OAuthRefusal}. */
+async function postForm(options: TokenEndpointOptions, path: string, form: Record<string, string>) {
+  const fetch = options.fetch ?? globalThis.fetch;
+  try {
+    return await fetch(`${options.url.replace(/\/+$/, "")}${path}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+      body: new URLSearchParams({ ...form, client_id: options.clientId }).toString(),
+    });
+  } catch (error) {
+    throw new OAuthRefusal("unreachable", error instanceof Error ? error.message : String(error), 0);
+  }
+}
+
 /** Posts a grant to `/oauth/token`; answers the token pair, or throws an {@link OAuthRefusal}. */
 async function requestTokens(
   options: TokenEndpointOptions,
   grant: Record<string, string>,
 ): Promise<OAuthTokens> {
-  const fetch = options.fetch ?? globalThis.fetch;
   const sentAt = Date.now();
-  let response: Response;
-  try {
-    response = await fetch(`${options.url.replace(/\/+$/, "")}/oauth/token`, {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
-      body: new URLSearchParams({ ...grant, client_id: options.clientId }).toString(),
-    });
-  } catch (error) {
-    throw new OAuthRefusal("unreachable", error instanceof Error ? error.message : String(error), 0);
-  }
+  const response = await postForm(options, "/oauth/token", grant);
   const body = (await response.json().catch(() => ({}))) as Partial<TokenAnswer> & {
     error?: string;
     error_description?: string;
@@ -172,6 +176,15 @@ export function refreshTokens(
   return requestTokens(options, { grant_type: "refresh_token", refresh_token: options.refreshToken });
 }
 
+/**
+ * Revokes a token pair by either token (RFC 7009), as signing out does. Resolves once the server
+ * answered, whether or not it knew the token; throws an {@link OAuthRefusal} when it refused.
+ */
+export async function revokeTokens(options: TokenEndpointOptions & { token: string }): Promise<void> {
+  const response = await postForm(options, "/oauth/revoke", { token: options.token });
+  if (!response.ok) throw new OAuthRefusal("revoke_failed", await response.text(), response.status);
+}
+
 /** How long before its expiry an access token is refreshed, in ms. */
 const REFRESH_MARGIN_MS = 60_000;
 
@@ -179,7 +192,7 @@ const REFRESH_MARGIN_MS = 60_000;
 export interface RefreshingTokenOptions extends TokenEndpointOptions {
   tokens: OAuthTokens;
   /** Keeps a refreshed pair (the old refresh token no longer works). */
-  save: (tokens: OAuthTokens) => void | Promise<void>;
+  save: (tokens: OAuthTokens) => void | PromiseLike<void>;
   /**
    * The pair as kept now, when other processes share it (several editor windows): a refresh they
    * made is taken instead of failing with the refresh token they rotated.
@@ -187,12 +200,20 @@ export interface RefreshingTokenOptions extends TokenEndpointOptions {
   latest?: () => Promise<OAuthTokens | undefined>;
 }
 
+/** An OAuth access token that refreshes itself: the `token` option of `createKilnClient`. */
+export interface RefreshingToken {
+  /** The access token, refreshed first when it expires within a minute. */
+  (): Promise<string>;
+  /** Takes a pair refreshed elsewhere (another process sharing it), in place of the one held. */
+  adopt(tokens: OAuthTokens): void;
+}
+
 /**
- * The `token` option of `createKilnClient` for OAuth tokens: answers the access token, refreshing
- * it first (once, however many calls wait) when it expires within a minute. A refused refresh is
- * thrown as an {@link OAuthRefusal}: the user must sign in again.
+ * An access token that refreshes itself before it expires, once however many calls wait for it,
+ * and keeps each new pair with `save`. A refused refresh is thrown as an {@link OAuthRefusal}: the
+ * user must sign in again.
  */
-export function refreshingToken(options: RefreshingTokenOptions): () => Promise<string> {
+export function refreshingToken(options: RefreshingTokenOptions): RefreshingToken {
   let tokens = options.tokens;
   let refreshing: Promise<OAuthTokens> | null = null;
   const refresh = async (): Promise<OAuthTokens> => {
@@ -206,7 +227,7 @@ export function refreshingToken(options: RefreshingTokenOptions): () => Promise<
       throw error;
     }
   };
-  return async () => {
+  const token = async () => {
     if (tokens.expiresAt - Date.now() > REFRESH_MARGIN_MS) return tokens.accessToken;
     refreshing ??= refresh().finally(() => {
       refreshing = null;
@@ -214,4 +235,9 @@ export function refreshingToken(options: RefreshingTokenOptions): () => Promise<
     tokens = await refreshing;
     return tokens.accessToken;
   };
+  return Object.assign(token, {
+    adopt: (adopted: OAuthTokens) => {
+      tokens = adopted;
+    },
+  });
 }

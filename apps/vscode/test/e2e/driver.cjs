@@ -77,11 +77,30 @@ async function answer(page, prompt, text) {
   await page.keyboard.press("Enter");
 }
 
+/** Picks an item of the quick pick now showing. */
+async function pick(page, label) {
+  const item = page
+    .locator(".quick-input-widget .quick-input-list .monaco-list-row")
+    .filter({ hasText: label });
+  await visible(item);
+  await item.first().click();
+}
+
 async function signIn(page, token) {
   await palette(page, "Kiln: Sign In");
   await answer(page, "The instance's URL", seed.base);
+  await pick(page, "Use a personal access token");
   await answer(page, "personal access token", token);
 }
+
+/** The server's log lines of requests to `pathname` since `from`. */
+const serverRequests = (pathname, from) =>
+  fs
+    .readFileSync(seed.kilnLog, "utf8")
+    .split("\n")
+    .filter((line) => line.includes(`"path":"${pathname}"`))
+    .map((line) => JSON.parse(line))
+    .filter((entry) => entry.msg === "request" && Date.parse(entry.time) >= from);
 
 /** Clicks a row's inline action (shown on hover). */
 async function inline(page, name, text, action) {
@@ -347,6 +366,50 @@ const steps = [
     async (page) => {
       await palette(page, "Kiln: Sign Out");
       await notification(page, "its token is deleted");
+      await visible(pane(page, "Todos").getByText("Sign in to a Kiln instance"));
+    },
+  ],
+  [
+    "Kiln: Sign In with the browser: root approves Kiln for VS Code on the instance's page, and the views come back",
+    async (page) => {
+      await mentionRoot(`issues/${seed.issue.id}`, "@root signed in by browser yet?");
+      const opened = page.context().waitForEvent("page", { timeout: STEP_MS });
+      await palette(page, "Kiln: Sign In");
+      // The same server by another loopback address: code-server sends the pages of 127.0.0.1 and
+      // localhost through its port proxy (/proxy/<port>/), as it would a server on a remote machine.
+      await answer(page, "The instance's URL", seed.base.replace("127.0.0.1", "127.0.0.2"));
+      await pick(page, "Sign in with the browser");
+      // The editor may ask before it opens a website (it trusts loopback): yes, if it asks.
+      const asked = page.locator(".monaco-dialog-box .monaco-button").filter({ hasText: /^Open$/ });
+      const consent = await Promise.race([
+        opened,
+        asked
+          .waitFor({ timeout: STEP_MS })
+          .then(() => asked.click())
+          .then(() => opened),
+      ]);
+      await consent.waitForLoadState();
+      await consent.fill("#login", "root");
+      await consent.fill("#password", "password123");
+      await consent.click("#sign_in");
+      await visible(consent.locator("#oauth_application_name").filter({ hasText: "Kiln for VS Code" }));
+      await shot(consent, "7-browser-sign-in-consent");
+      await consent.click("#authorize");
+      // The code comes back through code-server's /callback to the extension, which redeems it.
+      await visible(row(page, "Todos", "Fix the flaky parser"));
+      await shot(page, "8-signed-in-by-browser");
+      await consent.close();
+    },
+  ],
+  [
+    "Kiln: Sign Out of a browser sign-in revokes its tokens on the server",
+    async (page) => {
+      const from = Date.now();
+      await palette(page, "Kiln: Sign Out");
+      await notification(page, "its token is deleted");
+      await waitFor("a revocation the server took", async () =>
+        serverRequests("/oauth/revoke", from).some((entry) => entry.status === 200),
+      );
       await visible(pane(page, "Todos").getByText("Sign in to a Kiln instance"));
     },
   ],

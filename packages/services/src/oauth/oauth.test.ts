@@ -18,10 +18,15 @@ describe("redirect URIs", () => {
     expect(redirectUriMatches(registered, "https://tool.example/cb#frag")).toBe(false);
   });
 
-  it("take a query added to a loopback URI registered without one (a code-server's callback)", () => {
+  it("take a path prefix and a query added to a loopback URI registered without one (a code-server's callback)", () => {
     const registered = "http://127.0.0.1/callback\nhttp://[::1]/cb?app=1";
     const codeServer = "http://127.0.0.1:8080/callback?vscode-reqid=3&vscode-scheme=code-oss";
     expect(redirectUriMatches(registered, codeServer)).toBe(true);
+    // code-server's callback sits under its version's path.
+    expect(redirectUriMatches(registered, "http://127.0.0.1:8080/stable-409c/callback?vscode-reqid=2")).toBe(
+      true,
+    );
+    expect(redirectUriMatches(registered, "http://127.0.0.1:8080/stable-409c/evilcallback")).toBe(false);
     expect(redirectUriMatches(registered, "http://127.0.0.1:8080/callbackx?a=1")).toBe(false);
     expect(redirectUriMatches(registered, "http://127.0.0.1:8080/other?x=/callback")).toBe(false);
     expect(redirectUriMatches(registered, "http://localhost:8080/callback?a=1")).toBe(false);

@@ -3,8 +3,10 @@
  * them: registered ones must be absolute, without a fragment, and not `javascript:`, `data:` or
  * `vbscript:`; a requested one must equal a registered one exactly, except for a loopback URI
  * (`http://127.0.0.1`, `http://[::1]`), which belongs to the user's own machine: there the port may
- * vary, since native apps listen on any port, and a query may be added when the registered one has
- * none, as Doorkeeper allows (a code-server's `/callback` carries the request it answers in its query).
+ * vary, since native apps listen on any port (RFC 8252 §7.3); the path may have a prefix before the
+ * registered one, and a query may be added when the registered one has none, as Doorkeeper allows.
+ * A code-server's callback needs both: `/<version>/callback?vscode-reqid=…`. Neither opens more to
+ * anyone: whoever may listen on one loopback port of the machine may listen on any.
  */
 
 const FORBIDDEN_SCHEMES = new Set(["javascript:", "data:", "vbscript:"]);
@@ -32,21 +34,24 @@ export function redirectUriProblem(uri: string): string | null {
 
 const LOOPBACK = /^(http:\/\/(?:127\.0\.0\.1|\[::1\]))(?::\d{1,5})?(?=[/?]|$)/;
 
-/**
- * How a loopback URI over http is compared: without its port, and without its query when
- * `withQuery` is false; null when it is not a loopback URI.
- */
-function loopbackForm(uri: string, withQuery: boolean): string | null {
-  if (!LOOPBACK.test(uri)) return null;
-  const portless = uri.replace(LOOPBACK, "$1");
-  return withQuery ? portless : portless.split("?", 1)[0]!;
+/** A loopback URI over http, cut into what is compared: without its port, its path apart. */
+function loopbackParts(uri: string): { origin: string; path: string; query: string | null } | null {
+  const origin = LOOPBACK.exec(uri)?.[1];
+  if (origin === undefined) return null;
+  const rest = uri.replace(LOOPBACK, "");
+  const mark = rest.indexOf("?");
+  return mark < 0
+    ? { origin, path: rest, query: null }
+    : { origin, path: rest.slice(0, mark), query: rest.slice(mark + 1) };
 }
 
-/** True when the requested loopback URI is the registered one, up to the port and an added query. */
+/** True when the requested loopback URI is the registered one, up to the port, a path prefix and an added query. */
 function loopbackMatches(registered: string, requested: string): boolean {
-  const registeredForm = loopbackForm(registered, true);
-  if (registeredForm === null) return false;
-  return loopbackForm(requested, registered.includes("?")) === registeredForm;
+  const want = loopbackParts(registered);
+  const got = loopbackParts(requested);
+  if (!want || !got || want.origin !== got.origin) return false;
+  const pathMatches = got.path === want.path || (want.path.startsWith("/") && got.path.endsWith(want.path));
+  return pathMatches && (want.query === null || got.query === want.query);
 }
 
 /** True when `requested` is one of the `registered` redirect URIs (see the module's rules). */
