@@ -18,6 +18,7 @@ import {
   randomUrlSafe,
   readAuthorizationResponse,
   refreshingToken,
+  revokeTokens,
 } from "@kiln/client";
 import { createUser } from "@kiln/testkit";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -100,6 +101,9 @@ onEachDatabase("sign-in by browser for the editor", (ctx) => {
     await expect(redeem(response.code, codeServer.callback, pkce.verifier)).rejects.toMatchObject({
       code: "invalid_grant",
     });
+    // Signing out revokes the pair by its refresh token: the access token stops working with it.
+    await revokeTokens({ url: ctx().server.url, clientId: EDITOR_CLIENT_ID, token: tokens.refreshToken });
+    expect((await v3User(tokens.accessToken)).status).toBe(401);
   });
 
   it("shows the code out of band when the editor cannot be called back", async () => {
