@@ -100,6 +100,22 @@ export class Accounts {
   }
 
   /**
+   * Signs in: {@link reach}es the instance, obtains a credential for it (a token typed, or tokens
+   * the browser brought), then {@link keep}s it. Undefined when the user gave up on the way.
+   */
+  async signIn(
+    urlInput: string,
+    obtain: (instance: Reachable) => Promise<Credential | { error: string } | undefined>,
+  ): Promise<{ url: string; username: string } | { error: string } | undefined> {
+    const instance = await this.reach(urlInput);
+    if ("error" in instance) return instance;
+    const credential = await obtain(instance);
+    if (credential === undefined || "error" in credential) return credential;
+    const kept = await this.keep(instance.url, credential);
+    return "error" in kept ? kept : { url: instance.url, ...kept };
+  }
+
+  /**
    * Checks a credential with the server (`users.me`), then keeps it. Answers the username, or why
    * the sign-in failed.
    */
@@ -205,7 +221,9 @@ export class Accounts {
       try {
         return await held();
       } catch (error) {
-        if (error instanceof OAuthRefusal && error.status !== 0) this.ended.fire(url);
+        // Refused (invalid_grant, invalid_client), not merely out of reach or failing for a while.
+        if (error instanceof OAuthRefusal && (error.status === 400 || error.status === 401))
+          this.ended.fire(url);
         throw error;
       }
     };

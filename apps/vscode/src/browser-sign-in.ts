@@ -3,14 +3,13 @@ import {
   createPkcePair,
   EDITOR_CLIENT_ID,
   exchangeAuthorizationCode,
-  type OAuthTokens,
   OOB_REDIRECT_URI,
   randomUrlSafe,
   readAuthorizationResponse,
 } from "@kiln/client";
 import * as vscode from "vscode";
 import type { Reachable } from "./accounts.js";
-import { redirectUriFor } from "./model/credentials.js";
+import { type Credential, redirectUriFor } from "./model/credentials.js";
 
 /** The path of the extension's URI the consent page sends the code back to. */
 const CALLBACK_PATH = "/auth";
@@ -36,8 +35,8 @@ export class BrowserSignIn implements vscode.UriHandler {
     if (state !== null) this.waiting.get(state)?.(uri.query);
   }
 
-  /** Signs in to a reachable instance: the tokens, why there are none, or undefined when the user gave up. */
-  async tokens(instance: Reachable): Promise<OAuthTokens | { error: string } | undefined> {
+  /** Signs in to a reachable instance: its OAuth tokens, why there are none, or undefined when the user gave up. */
+  async credential(instance: Reachable): Promise<Credential | { error: string } | undefined> {
     const own = vscode.Uri.parse(`${vscode.env.uriScheme}://${this.extensionId}${CALLBACK_PATH}`);
     // Unencoded: an encoded query would turn a code-server's `&` and `=` into `%26` and `%3D`.
     const redirectUri = redirectUriFor((await vscode.env.asExternalUri(own)).toString(true));
@@ -65,7 +64,10 @@ export class BrowserSignIn implements vscode.UriHandler {
       redirectUri,
       verifier: pkce.verifier,
       fetch: instance.fetch,
-    }).catch((error: Error) => ({ error: `${instance.url} did not take the code: ${error.message}` }));
+    }).then(
+      (tokens) => ({ kind: "oauth", tokens }) as const,
+      (error: Error) => ({ error: `${instance.url} did not take the code: ${error.message}` }),
+    );
   }
 
   /** The query the browser brings back with `state`, once it comes. */

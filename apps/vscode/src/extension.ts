@@ -243,7 +243,7 @@ async function signIn(
   if (!method) return undefined;
   const result =
     method === BY_BROWSER
-      ? await signInByBrowser(accounts, browser, typed)
+      ? await accounts.signIn(typed, (instance) => browser.credential(instance))
       : await signInWithToken(accounts, typed, input?.token);
   if (result === undefined) return undefined;
   if ("error" in result) {
@@ -255,13 +255,8 @@ async function signIn(
   return result.username;
 }
 
-type SignedIn = { url: string; username: string } | { error: string } | undefined;
-
-async function signInWithToken(
-  accounts: Accounts,
-  url: string,
-  given: string | undefined,
-): Promise<SignedIn> {
+/** Asks for a personal access token, then signs in with it (with progress). */
+async function signInWithToken(accounts: Accounts, url: string, given: string | undefined) {
   const token =
     given ??
     (await vscode.window.showInputBox({
@@ -273,22 +268,8 @@ async function signInWithToken(
   if (!token) return undefined;
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Signing in to ${url}…` },
-    async () => {
-      const reachable = await accounts.reach(url);
-      if ("error" in reachable) return reachable;
-      const kept = await accounts.keep(reachable.url, { kind: "token", token: token.trim() });
-      return "error" in kept ? kept : { url: reachable.url, ...kept };
-    },
+    () => accounts.signIn(url, async () => ({ kind: "token", token: token.trim() })),
   );
-}
-
-async function signInByBrowser(accounts: Accounts, browser: BrowserSignIn, url: string): Promise<SignedIn> {
-  const reachable = await accounts.reach(url);
-  if ("error" in reachable) return reachable;
-  const tokens = await browser.tokens(reachable);
-  if (tokens === undefined || "error" in tokens) return tokens;
-  const kept = await accounts.keep(reachable.url, { kind: "oauth", tokens });
-  return "error" in kept ? kept : { url: reachable.url, ...kept };
 }
 
 /** The instances whose sign-in by browser ended: told once, until the user signs in again. */
@@ -299,7 +280,7 @@ async function sessionEnded(url: string): Promise<void> {
   if (endedSessions.has(url)) return;
   endedSessions.add(url);
   const again = await vscode.window.showWarningMessage(
-    `Your sign-in to ${url} has ended (it was revoked, or not used for too long). Sign in again to see its todos and merge requests.`,
+    `Your sign-in to ${url} has ended: the server no longer renews its token (it was revoked). Sign in again to see its todos and merge requests.`,
     "Sign In",
   );
   if (again) await vscode.commands.executeCommand("kiln.signIn");
