@@ -4,8 +4,6 @@
  * back to a code-server's `/callback` on loopback or shown out of band; the access token refreshed
  * before it expires, and two windows sharing one rotating refresh token.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import {
   authorizationUrl,
   createKilnClient,
@@ -23,21 +21,14 @@ import {
 import { createUser } from "@kiln/testkit";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { onEachDatabase } from "./support.js";
-import { Browser } from "./web-support.js";
+import { Browser, startRedirectTarget } from "./web-support.js";
 
 /** A code-server's `/callback` on loopback: records the queries the browser brings it. */
-async function startCodeServer(): Promise<{ server: Server; callback: string; received: URLSearchParams[] }> {
-  const received: URLSearchParams[] = [];
-  const server = createServer((req, res) => {
-    received.push(new URL(req.url ?? "/", "http://code-server.invalid").searchParams);
-    res.writeHead(200, { "Content-Type": "text/plain" });
-    res.end("back in the editor");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+async function startCodeServer() {
+  const target = await startRedirectTarget("back in the editor");
   // What `vscode.env.asExternalUri` answers in code-server for `code-oss://kiln.kiln/auth`.
-  const callback = `http://127.0.0.1:${port}/stable-409c64e0/callback?vscode-reqid=7&vscode-scheme=code-oss&vscode-authority=kiln.kiln&vscode-path=%2Fauth`;
-  return { server, callback, received };
+  const callback = `${target.origin}/stable-409c64e0/callback?vscode-reqid=7&vscode-scheme=code-oss&vscode-authority=kiln.kiln&vscode-path=%2Fauth`;
+  return { ...target, callback };
 }
 
 onEachDatabase("sign-in by browser for the editor", (ctx) => {
@@ -47,7 +38,7 @@ onEachDatabase("sign-in by browser for the editor", (ctx) => {
     codeServer = await startCodeServer();
     await createUser(ctx().server, ctx().root, "editor");
   });
-  afterAll(() => new Promise<void>((resolve) => codeServer?.server.close(() => resolve())));
+  afterAll(() => codeServer?.close());
 
   /** Runs the consent page as the user would: sign in on the way, then approve or deny. */
   async function consent(redirectUri: string, decision: "authorize" | "deny" = "authorize") {

@@ -4,24 +4,15 @@
  * token exchanged and used on the API; deny, an unknown client or redirect URI, a forged consent.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createUser } from "@kiln/testkit";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { onEachDatabase } from "./support.js";
-import { Browser } from "./web-support.js";
+import { Browser, startRedirectTarget } from "./web-support.js";
 
-/** A client's redirect endpoint on loopback: it records the queries it is sent to. */
-async function startClient(): Promise<{ server: Server; redirectUri: string; received: URLSearchParams[] }> {
-  const received: URLSearchParams[] = [];
-  const server = createServer((req, res) => {
-    received.push(new URL(req.url ?? "/", "http://client.invalid").searchParams);
-    res.writeHead(200, { "Content-Type": "text/plain" });
-    res.end("client got it");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, redirectUri: `http://127.0.0.1:${port}/callback`, received };
+/** A client's redirect endpoint on loopback, at `/callback`. */
+async function startClient() {
+  const target = await startRedirectTarget("client got it");
+  return { ...target, redirectUri: `${target.origin}/callback` };
 }
 
 onEachDatabase("OAuth 2.0 through the pages", (ctx) => {
@@ -34,7 +25,7 @@ onEachDatabase("OAuth 2.0 through the pages", (ctx) => {
     await createUser(ctx().server, ctx().root, owner, { name: "App Owner" });
     await createUser(ctx().server, ctx().root, "consenter");
   });
-  afterAll(() => new Promise<void>((resolve) => client?.server.close(() => resolve())));
+  afterAll(() => client?.close());
 
   const browser = () => new Browser(ctx().server.url);
   const verifier = randomBytes(32).toString("base64url");

@@ -1,3 +1,29 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** An OAuth client's redirect endpoint on loopback: answers `reply` and records each query it is sent. */
+export interface RedirectTarget {
+  server: Server;
+  /** `http://127.0.0.1:<port>`. */
+  origin: string;
+  received: URLSearchParams[];
+  close(): Promise<void>;
+}
+
+/** Starts a {@link RedirectTarget} on a free loopback port. */
+export async function startRedirectTarget(reply: string): Promise<RedirectTarget> {
+  const received: URLSearchParams[] = [];
+  const server = createServer((req, res) => {
+    received.push(new URL(req.url ?? "/", "http://client.invalid").searchParams);
+    res.writeHead(200, { "Content-Type": "text/plain" });
+    res.end(reply);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return { server, origin: `http://127.0.0.1:${port}`, received, close };
+}
+
 /**
  * A small browser for the web pages' end-to-end tests: `fetch` with a cookie jar, redirects left
  * to the test, and the CSRF token of the last page's forms sent with each post.
