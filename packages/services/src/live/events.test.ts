@@ -136,6 +136,29 @@ describe("the live stream's todos and merge statuses", () => {
       expect(await seeded.todosOf(owner)).toEqual([["done", "assigned", "Topic", "done"]]);
     });
 
+    it("tells the owner of their todos done when the issue or merge request is deleted", async () => {
+      const seeded = await setup();
+      const { as, owner, developer, project } = seeded;
+      const issue = await assignedIssue(seeded, "Doomed");
+      const { mergeRequest } = await topicMergeRequest(seeded, owner);
+      await seeded.mark();
+      await as(owner).issues.remove({ id: project.id, issue_id: issue.id });
+      await as(owner).mergeRequests.remove({ id: project.id, merge_request_id: mergeRequest.id });
+      expect(await seeded.todosOf(owner)).toEqual([
+        ["done", "assigned", "Doomed", "done"],
+        ["done", "assigned", "Topic", "done"],
+      ]);
+      const told = (await seeded.streamOf(owner)).flatMap((change) =>
+        change.kind === "todo" ? [[change.todo.target_type, change.todo.target.id]] : [],
+      );
+      expect(told).toEqual([
+        ["Issue", issue.id],
+        ["MergeRequest", mergeRequest.id],
+      ]);
+      expect(await seeded.todosOf(developer)).toEqual([]);
+      expect((await as(owner).todos.list({ page: 1, per_page: 20 })).items).toEqual([]);
+    });
+
     it("tells the author of a build_failed todo, and of it done once a build passes", async () => {
       const seeded = await setup();
       const { as, runtime, owner, developer, project } = seeded;

@@ -122,6 +122,8 @@ async function buildEvent(ctx: SignedInContext, event: BuildEvent) {
 async function todoEvents(ctx: SignedInContext, event: TodoEvent) {
   const { user } = ctx.actor;
   if (event.userId !== user.id) return [];
+  // Their target was deleted with them: as the owner saw them then, all that is left of them.
+  if (event.gone) return event.gone.map((todo) => ({ kind: "todo", action: event.action, todo }));
   const todos = await ctx.runtime.stores.todos.findOwnByIds(user.id, event.todoIds);
   const views = await readableTodoViews(ctx, user, todos);
   return views.map((view) => ({
