@@ -1,4 +1,5 @@
 import type { PushCommit } from "@kiln/domain";
+import type { TodoJson } from "@kiln/schemas";
 import type { OutboxEvent, Stores } from "@kiln/storage-kysely";
 
 /** An accepted change of one ref, by a push, a file commit or a branch or tag operation. */
@@ -112,6 +113,11 @@ export interface TodoEvent {
   /** The todos' owner. */
   userId: number;
   todoIds: number[];
+  /**
+   * Done because their target was deleted with them: the todos as their owner last saw them
+   * (the stream can no longer read them), or absent.
+   */
+  gone?: TodoJson[];
 }
 
 /**

@@ -167,6 +167,12 @@ describeStores("todo store", (ctx) => {
     expect(await ctx.stores.todos.markDone(user.id, theirs.id)).toBeUndefined();
     expect((await ctx.stores.todos.findById(theirs.id))?.state).toBe("pending");
 
+    // Everyone's pending todos on a target, for their owners to be told when it is deleted.
+    const pendingOn = async (index: number) =>
+      ids(await ctx.stores.todos.pendingOnTarget({ type: "Issue", id: issues[index]!.id }));
+    expect(await pendingOn(0)).toEqual([theirs.id]);
+    expect(await pendingOn(1)).toEqual([mine[1]!.id]);
+    expect(await ctx.stores.todos.pendingOnTarget({ type: "MergeRequest", id: issues[0]!.id })).toEqual([]);
     // Each answers the todos it marked, so their owners can be told.
     const forTarget = (index: number, userIds?: number[]) =>
       ctx.stores.todos.markDoneForTarget({ type: "Issue", id: issues[index]!.id }, userIds);
@@ -178,6 +184,7 @@ describeStores("todo store", (ctx) => {
     expect(await ctx.stores.todos.markAllDone(user.id)).toEqual([]);
     expect((await ctx.stores.todos.findById(theirs.id))?.state).toBe("pending");
     expect(await forTarget(0)).toMatchObject([{ id: theirs.id, user_id: other.id, state: "done" }]);
+    expect(await pendingOn(0)).toEqual([]);
     expect((await ctx.stores.todos.list(other.id, { states: ["pending"] }, ALL)).total).toBe(0);
   });
 

@@ -15,6 +15,7 @@ import { markTodo } from "../issuables/todos.js";
 import { type IssueView, issueView, issueViews, type KnownProject } from "../issuables/views.js";
 import { mutation, query } from "../operation.js";
 import { requireProject } from "../projects/access.js";
+import { deleteTodoTarget } from "../todos/changes.js";
 import { todoView } from "../todos/views.js";
 import { createIssue } from "./create.js";
 import { editIssue } from "./edit.js";
@@ -120,7 +121,7 @@ export const issues = {
   remove: mutation("signed_in", IssueRefInput, async (ctx, input) => {
     const { issue } = await requireIssue(ctx, input.id, input.issue_id, "destroy_issue");
     const view = await issueView(ctx, issue);
-    await ctx.runtime.stores.issues.delete(issue.id);
+    await deleteTodoTarget(ctx, { type: "Issue", id: issue.id }, (tx) => tx.issues.delete(issue.id));
     return view;
   }),
 

@@ -1,12 +1,13 @@
 import { TodoAction, type User } from "@kiln/domain";
 import type { LiveEventJson } from "@kiln/schemas";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { git, scratchDataDirs, seededProject } from "../__tests__/disk.js";
 import { forEachDialect } from "../__tests__/harness.js";
 import { actorOf } from "../auth/credentials.js";
 import { mergeStatusRefresh } from "../merge-requests/refresh.js";
 import { mergeWhenBuildSucceeds } from "../merge-requests/when-build-succeeds.js";
 import { liveEventsOf } from "./events.js";
+import { LiveHub } from "./hub.js";
 
 type TodoChange = Extract<LiveEventJson, { kind: "todo" }>;
 
@@ -23,12 +24,13 @@ describe("the live stream's todos and merge statuses", () => {
       const mark = async () => {
         from = await stores.outbox.latestId();
       };
+      const contextOf = (user: User) => ({
+        runtime: seeded.runtime,
+        actor: actorOf({ user, method: "private_token" }),
+        system: false,
+      });
       const streamOf = async (user: User): Promise<LiveEventJson[]> => {
-        const ctx = {
-          runtime: seeded.runtime,
-          actor: actorOf({ user, method: "private_token" }),
-          system: false,
-        };
+        const ctx = contextOf(user);
         const changes: LiveEventJson[] = [];
         for (const row of await stores.outbox.after(from, 1000)) {
           changes.push(...(await liveEventsOf(ctx, row, { projects: new Set() })));
@@ -39,7 +41,7 @@ describe("the live stream's todos and merge statuses", () => {
         (await streamOf(user))
           .filter((change): change is TodoChange => change.kind === "todo")
           .map(({ action, todo }) => [action, todo.action_name, todo.target.title, todo.state]);
-      return { ...seeded, outsider, mark, streamOf, todosOf };
+      return { ...seeded, outsider, mark, contextOf, streamOf, todosOf };
     }
     type Setup = Awaited<ReturnType<typeof setup>>;
 
@@ -134,6 +136,29 @@ describe("the live stream's todos and merge statuses", () => {
       expect(await seeded.todosOf(owner)).toEqual([["done", "assigned", "Topic", "done"]]);
     });
 
+    it("tells the owner of their todos done when the issue or merge request is deleted", async () => {
+      const seeded = await setup();
+      const { as, owner, developer, project } = seeded;
+      const issue = await assignedIssue(seeded, "Doomed");
+      const { mergeRequest } = await topicMergeRequest(seeded, owner);
+      await seeded.mark();
+      await as(owner).issues.remove({ id: project.id, issue_id: issue.id });
+      await as(owner).mergeRequests.remove({ id: project.id, merge_request_id: mergeRequest.id });
+      expect(await seeded.todosOf(owner)).toEqual([
+        ["done", "assigned", "Doomed", "done"],
+        ["done", "assigned", "Topic", "done"],
+      ]);
+      const told = (await seeded.streamOf(owner)).flatMap((change) =>
+        change.kind === "todo" ? [[change.todo.target_type, change.todo.target.id]] : [],
+      );
+      expect(told).toEqual([
+        ["Issue", issue.id],
+        ["MergeRequest", mergeRequest.id],
+      ]);
+      expect(await seeded.todosOf(developer)).toEqual([]);
+      expect((await as(owner).todos.list({ page: 1, per_page: 20 })).items).toEqual([]);
+    });
+
     it("tells the author of a build_failed todo, and of it done once a build passes", async () => {
       const seeded = await setup();
       const { as, runtime, owner, developer, project } = seeded;
@@ -198,6 +223,52 @@ describe("the live stream's todos and merge statuses", () => {
         expect(await statuses(user)).toEqual([[mergeRequest.id, "cannot_be_merged"]]);
       }
       expect(await statuses(outsider)).toEqual([]);
+    });
+
+    it("reads a merge request and its watchers once for all the streams of the process, and tells each caller what concerns them", async () => {
+      const seeded = await setup();
+      const { as, runtime, owner, developer, project, outsider } = seeded;
+      const { mergeRequest } = await topicMergeRequest(seeded);
+      await as(owner).mergeRequests.subscribe({ id: project.id, merge_request_id: mergeRequest.id });
+      const hub = new LiveHub(runtime, { pollMs: 60_000 });
+      try {
+        await hub.ready;
+        const start = hub.position;
+        await as(developer).mergeRequests.update({
+          id: project.id,
+          merge_request_id: mergeRequest.id,
+          title: "Renamed",
+        });
+        await hub.waitPast(start, 60_000);
+        const rows = await hub.eventsAfter(start, 100);
+        const findById = vi.spyOn(runtime.stores.mergeRequests, "findById");
+        const choices = vi.spyOn(runtime.stores.subscriptions, "choices");
+        const callers = [developer, owner, outsider, outsider, outsider];
+        const told = await Promise.all(
+          callers.map(async (user) => {
+            const changes = [];
+            for (const row of rows) {
+              const filter = { projects: new Set<number>() };
+              changes.push(
+                ...(await liveEventsOf(seeded.contextOf(user), row, filter, hub.sharedReadsOf(row))),
+              );
+            }
+            return changes.flatMap((change) =>
+              change.kind === "merge_request" ? [change.merge_request.title] : [],
+            );
+          }),
+        );
+        expect(told).toEqual([["Renamed"], ["Renamed"], [], [], []]);
+        const mergeRequestEvents = rows.filter((row) => row.kind === "merge_request").length;
+        expect(mergeRequestEvents).toBe(1);
+        // Whom it concerns is read once, whatever the number of streams; each caller told still
+        // reads the merge request as their GET does.
+        expect(choices).toHaveBeenCalledTimes(1);
+        expect(findById).toHaveBeenCalledTimes(1 + 2);
+      } finally {
+        vi.restoreAllMocks();
+        await hub.stop();
+      }
     });
   });
 });

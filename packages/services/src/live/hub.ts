@@ -1,6 +1,7 @@
 import type { OutboxEvent } from "@kiln/storage-kysely";
 import type { Wakeups } from "../outbox/dispatcher.js";
 import type { ServiceRuntime } from "../runtime.js";
+import { SharedReads } from "./shared-reads.js";
 
 /** How the live hub of a process is set up. */
 export interface LiveHubOptions {
@@ -26,6 +27,8 @@ export class LiveHub {
   #from = 0;
   #position = 0;
   #recent: OutboxEvent[] = [];
+  /** What the streams read of an event whoever they serve, while it is in memory (see {@link sharedReadsOf}). */
+  readonly #shared = new WeakMap<OutboxEvent, SharedReads>();
   #waiters = new Set<() => void>();
   #reading: Promise<void> | null = null;
   #again = false;
@@ -109,6 +112,19 @@ export class LiveHub {
     if (position >= this.#position) return [];
     if (position < this.#from) return this.runtime.stores.outbox.after(position, limit);
     return this.#recent.filter((row) => row.id > position).slice(0, limit);
+  }
+
+  /**
+   * The reads every stream shares for `row` (one of {@link eventsAfter}'s): the same for all while
+   * the hub keeps the event in memory, dropped with it.
+   */
+  sharedReadsOf(row: OutboxEvent): SharedReads {
+    let shared = this.#shared.get(row);
+    if (!shared) {
+      shared = new SharedReads(this.runtime.stores);
+      this.#shared.set(row, shared);
+    }
+    return shared;
   }
 
   /**

@@ -36,7 +36,9 @@ export async function* liveStream(
     for (const row of rows) {
       position = row.id;
       // The changes of one event share its id: a stream that stops between them resumes after all.
-      for (const event of await liveEventsOf(ctx, row, filter)) yield { id: row.id, event };
+      for (const event of await liveEventsOf(ctx, row, filter, hub.sharedReadsOf(row))) {
+        yield { id: row.id, event };
+      }
     }
   }
 }

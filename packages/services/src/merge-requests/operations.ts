@@ -13,6 +13,7 @@ import { requireMergeRequest } from "../issuables/access.js";
 import { markTodo } from "../issuables/todos.js";
 import { type IssueView, type MergeRequestView, mergeRequestView } from "../issuables/views.js";
 import { mutation, query, type SignedInContext } from "../operation.js";
+import { deleteTodoTarget } from "../todos/changes.js";
 import { type TodoView, todoView } from "../todos/views.js";
 import { acceptMergeRequest, cancelMergeWhenBuildSucceeds } from "./accept.js";
 import { createMergeRequest } from "./create.js";
@@ -121,7 +122,9 @@ export const mergeRequests = {
       "destroy_merge_request",
     );
     const view = await viewOf(ctx, mergeRequest);
-    await ctx.runtime.stores.mergeRequests.delete(mergeRequest.id);
+    await deleteTodoTarget(ctx, { type: "MergeRequest", id: mergeRequest.id }, (tx) =>
+      tx.mergeRequests.delete(mergeRequest.id),
+    );
     return view;
   }),
 

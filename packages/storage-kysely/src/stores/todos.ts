@@ -149,6 +149,19 @@ export class TodoStore {
     return rows.map(toTodo);
   }
 
+  /** Everyone's pending todos on a target, in id order (before it is deleted, to tell their owners). */
+  async pendingOnTarget(target: TodoTarget): Promise<Todo[]> {
+    const rows = await this.db
+      .selectFrom("todos")
+      .selectAll()
+      .where("target_type", "=", target.type)
+      .where("target_id", "=", target.id)
+      .where(sql<boolean>`state = 'pending'`)
+      .orderBy("id")
+      .execute();
+    return rows.map(toTodo);
+  }
+
   /**
    * Marks the pending todos on a target done: those of `userIds`, or everyone's when not given.
    * Answers the todos it marked (their owners are to be told).
