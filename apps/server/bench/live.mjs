@@ -1,6 +1,6 @@
 // Live stream bench (issue "The VS Code extension"): what 1,000 open `live.events` streams cost the
 // server in memory, and how soon a change reaches a stream.
-//   node bench/live.mjs [--streams N] [--changes N]    (after corepack pnpm build; ~1 min; bench/README.md)
+//   node bench/live.mjs [--streams N] [--changes N] [--warm-up N]    (after corepack pnpm build; ~1 min; bench/README.md)
 import { mkdtempSync, readFileSync } from "node:fs";
 import { Agent, get } from "node:http";
 import { tmpdir } from "node:os";
@@ -11,9 +11,14 @@ import { cleanUp, installExitHandlers, removeOnExit } from "./lib/proc.mjs";
 import { signIn, startKiln, v3Client } from "./lib/servers.mjs";
 
 const { values } = parseArgs({
-  options: { streams: { type: "string", default: "1000" }, changes: { type: "string", default: "20" } },
+  options: {
+    streams: { type: "string", default: "1000" },
+    changes: { type: "string", default: "20" },
+    "warm-up": { type: "string", default: "2000" },
+  },
 });
 const STREAMS = Number(values.streams);
+const WARM_UP = Number(values["warm-up"]);
 const CHANGES = Number(values.changes);
 const PASSWORD = "bench-root-password";
 
@@ -39,11 +44,23 @@ function openStream(url, token, agent, onData) {
         }
         res.setEncoding("utf8");
         let buffer = "";
+        // One server-sent event's fields until the blank line that ends it; tRPC's own events
+        // (`connected`, `ping` every 15 s) are not changes and are not passed on.
+        let event = "message";
+        let data = null;
         res.on("data", (chunk) => {
           buffer += chunk;
           const lines = buffer.split("\n");
           buffer = lines.pop() ?? "";
-          for (const line of lines) if (line.startsWith("data:")) onData(line.slice(5));
+          for (const line of lines) {
+            if (line.startsWith("event:")) event = line.slice(6).trim();
+            else if (line.startsWith("data:")) data = line.slice(5);
+            else if (line === "") {
+              if (event === "message" && data !== null) onData(data);
+              event = "message";
+              data = null;
+            }
+          }
         });
         res.on("error", () => {});
         resolve(() => req.destroy());
@@ -94,7 +111,16 @@ async function main() {
   const watcher = await signIn(kiln.url, "watcher", PASSWORD);
   console.log(`bench: live stream, ${STREAMS} streams, ${CHANGES} changes`);
 
-  // 1. Memory: the server's resident size before and after the streams open.
+  // 1. Memory: the server's resident size before and after the streams open. A server at work has
+  // grown V8's young generation already (some 20 MiB, once); an idle one grows it for the first
+  // traffic it sees, whatever that is. So the size is read idle, then after some ordinary API
+  // traffic, and the streams' cost is given from both.
+  await sleep(1000);
+  const idle = rssMiB(pid);
+  for (let i = 0; i < WARM_UP; i += 20)
+    await Promise.all(
+      Array.from({ length: 20 }, () => api("GET", `/projects/${id}/merge_requests/${mr.id}`)),
+    );
   await sleep(1000);
   const before = rssMiB(pid);
   const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
@@ -110,9 +136,11 @@ async function main() {
   }
   await sleep(2000);
   const opened = rssMiB(pid);
+  const perStream = (from) =>
+    `+${(opened - from).toFixed(1)} MiB, ${(((opened - from) * 1024) / STREAMS).toFixed(1)} KiB a stream`;
   console.log(
-    `bench: ${STREAMS} open streams: server RSS ${before.toFixed(0)} → ${opened.toFixed(0)} MiB ` +
-      `(+${(opened - before).toFixed(1)} MiB, ${(((opened - before) * 1024) / STREAMS).toFixed(1)} KiB a stream)`,
+    `bench: ${STREAMS} open streams: server RSS idle ${idle.toFixed(0)} MiB, after ${WARM_UP} API requests ` +
+      `${before.toFixed(0)} MiB, with the streams ${opened.toFixed(0)} MiB (${perStream(before)}; from idle ${perStream(idle)})`,
   );
 
   // 2. Latency: a change to the merge request until its author's stream hears of it, with all open.
@@ -133,7 +161,7 @@ async function main() {
   const after = rssMiB(pid);
   console.log(
     `bench: change → stream: median ${median(latencies).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms ` +
-      `(${CHANGES} changes, the PUT included; ${received} events reached the ${STREAMS} other streams; RSS then ${after.toFixed(0)} MiB)`,
+      `(${CHANGES} changes, the PUT included; ${received} changes reached the ${STREAMS} other streams, which they do not concern; RSS then ${after.toFixed(0)} MiB)`,
   );
   close();
   for (const closeOne of closers) closeOne();
