@@ -120,13 +120,14 @@ forEachDialect((h) => {
       expect(await again).toMatchObject({ user: { username: "ivy" } });
     });
   });
+
   describe("throttling passwords over Basic (git)", () => {
     const fromAddress = (credentials: Credentials, address: string) =>
       identifyActor(h().runtime, credentials, address);
     /** The throttle's refusal of `attempt`, or null when it was answered. */
-    const throttled = async (attempt: Promise<unknown> | unknown) => {
+    const throttled = async (attempt: () => unknown) => {
       try {
-        await attempt;
+        await attempt();
         return null;
       } catch (error) {
         return (error as { failure?: unknown }).failure ?? error;
@@ -144,8 +145,8 @@ forEachDialect((h) => {
       }
       // Locked: the right password is refused before any hash, over Basic and at sign-in alike.
       for (const attempt of [
-        fromAddress(basic("alice@example.com", "password123"), "198.51.100.99"),
-        signIn("password123"),
+        () => fromAddress(basic("alice@example.com", "password123"), "198.51.100.99"),
+        () => signIn("password123"),
       ]) {
         expect(await throttled(attempt)).toMatchObject({
           kind: "rate_limited",
@@ -174,7 +175,7 @@ forEachDialect((h) => {
       const token = await privateTokenOf("alice");
       for (let i = 0; i < 10; i++)
         expect(await fromAddress(basic(`nobody${i}`, "guess"), "192.0.2.7")).toBeNull();
-      expect(await throttled(fromAddress(basic("alice", "password123"), "192.0.2.7"))).toMatchObject({
+      expect(await throttled(() => fromAddress(basic("alice", "password123"), "192.0.2.7"))).toMatchObject({
         kind: "rate_limited",
         reason: "git_address_banned",
         retryAfterSeconds: 3600,
