@@ -122,7 +122,8 @@ onEachDatabase(
           code: 1,
           stderr: "kiln: --user is required (see kiln user disable-two-factor --help)\n",
         });
-      });
+        // Four runs of the CLI, each starting node and opening the database: slow on a busy machine.
+      }, 60_000);
     });
 
     describe("the require-2FA settings", () => {
