@@ -74,6 +74,19 @@ const commands: Record<string, Handler> = {
     });
   },
 
+  "user disable-two-factor": async (args, io) => {
+    const { values } = parseArgs({ args, options: { user: { type: "string" } } });
+    if (!values.user) throw new ConfigError("--user is required (see kiln user disable-two-factor --help)");
+    const username = values.user;
+    return withSystemCaller(async (system) => {
+      await system.twoFactor.disableForUser({ username });
+      io.out(
+        `disabled two-factor authentication for ${username}: their authenticator secret and recovery codes are deleted, and they sign in with their password alone until they enrol again; their web sessions and tokens are unchanged`,
+      );
+      return 0;
+    });
+  },
+
   runner: (args, io) => runnerCommand(args, io),
 
   "runner token": (_args, io) =>

@@ -6,6 +6,8 @@ Commands:
   serve           start the server (migrates the database first)
   migrate         apply pending database migrations and exit
   user create     create a user account
+  user disable-two-factor
+                  turn off a user's two-factor authentication (lost device and recovery codes)
   token create    mint a personal access token for a user (printed once)
   runner          run CI builds for a Kiln server (a shell executor; any machine that reaches it)
   runner token    print the instance's runner registration token (on the server's machine)
@@ -25,6 +27,14 @@ Applies pending database migrations to the configured database and exits.`,
   "user create": `Usage: kiln user create --username NAME --email EMAIL --name "FULL NAME" [--password PASSWORD] [--admin]
 
 Creates an active account. Without --password, a password is generated and printed once.`,
+  "user disable-two-factor": `Usage: kiln user disable-two-factor --user USERNAME
+
+Turns off the two-factor authentication of a user who lost both their authenticator and their
+recovery codes, as an administrator's "Disable 2FA" does: their secret and recovery codes are
+deleted, and they sign in with their password alone until they enrol again. Their web sessions
+and tokens are left as they are. Fails for an unknown user or one without two-factor
+authentication. Works on the server's database as its environment names it (KILN_DATA_DIR or
+DATABASE_URL), while the server runs or not.`,
   "token create": `Usage: kiln token create --user USERNAME [--name NAME] [--expires-at YYYY-MM-DD]
 
 Mints a personal access token for the user and prints it once; it is stored only as a digest.`,

@@ -9,13 +9,14 @@ describe("kiln --help", () => {
   it("lists the commands, and each command explains its options", async () => {
     const overview = await runKiln(["--help"], {});
     expect(overview.code).toBe(0);
-    for (const command of ["serve", "migrate", "user create", "token create"])
+    for (const command of ["serve", "migrate", "user create", "user disable-two-factor", "token create"])
       expect(overview.stdout).toContain(command);
     for (const [args, text] of [
       [["serve", "--help"], "KILN_ROOT_PASSWORD"],
       [["migrate", "--help"], "migrations"],
       [["user", "create", "--help"], "--username"],
       [["token", "create", "--help"], "--user"],
+      [["user", "disable-two-factor", "--help"], "--user USERNAME"],
     ] as const) {
       const help = await runKiln([...args], {});
       expect(help.code).toBe(0);

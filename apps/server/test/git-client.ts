@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -89,4 +90,47 @@ export function repoUrl(
     url.password = encodeURIComponent(credentials.secret);
   }
   return url.toString();
+}
+
+/** A relay in front of a server: connections to `url` reach the server from another address. */
+export interface AddressRelay {
+  /** The server's base URL, through the relay. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Relays TCP connections from a port on 127.0.0.1 to the server at `base`, connecting to it from
+ * `localAddress` (another loopback address, `127.0.0.2`): git cannot choose the address it
+ * connects from, and the server sees every client on this machine as 127.0.0.1 otherwise.
+ */
+export function relayFrom(base: string, localAddress: string): Promise<AddressRelay> {
+  const target = new URL(base);
+  const sockets = new Set<Socket>();
+  const relay = createServer((client) => {
+    const upstream = connect({ host: target.hostname, port: Number(target.port), localAddress });
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on("close", () => sockets.delete(socket));
+      socket.on("error", () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  return new Promise((resolve, reject) => {
+    relay.once("error", reject);
+    relay.listen(0, "127.0.0.1", () => {
+      const { port } = relay.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        close: () =>
+          new Promise((closed) => {
+            for (const socket of sockets) socket.destroy();
+            relay.close(() => closed());
+          }),
+      });
+    });
+  });
 }

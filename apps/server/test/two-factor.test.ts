@@ -9,7 +9,7 @@ import { createUser, type KilnProcess } from "@kiln/testkit";
 import { describe, expect, it } from "vitest";
 import { openBackend } from "../src/app.js";
 import { readConfig } from "../src/config.js";
-import { onEachDatabase } from "./support.js";
+import { onEachDatabase, runKiln } from "./support.js";
 import { totpAt } from "./totp.js";
 
 /** Enrols a user in 2FA and gives them a personal access token, through the services on the server's database. */
@@ -89,6 +89,41 @@ onEachDatabase(
         const bobMe = await served().api<UserPublic>({ path: "/user", token: bob.token });
         expect(bobMe.body.two_factor_enabled).toBe(false);
       });
+    });
+
+    describe("kiln user disable-two-factor", () => {
+      it("turns off the 2FA of a user who lost their device, on the server's database, and fails clearly otherwise", async () => {
+        const lost = await createUser(served().server, served().root, "lostdevice");
+        const { pat } = await enrolInProcess(served().server, lost.id);
+        expect((await signIn("lostdevice", "password123", "127.0.2.2")).status).toBe(401);
+        const disable = (...args: string[]) =>
+          runKiln(["user", "disable-two-factor", ...args], served().server.kilnEnv);
+
+        const disabled = await disable("--user", "lostdevice");
+        expect(disabled.stderr).toBe("");
+        expect(disabled.code).toBe(0);
+        expect(disabled.stdout).toBe(
+          "disabled two-factor authentication for lostdevice: their authenticator secret and recovery codes are deleted, and they sign in with their password alone until they enrol again; their web sessions and tokens are unchanged\n",
+        );
+        // The password alone signs in again, and the tokens they had still work.
+        expect((await signIn("lostdevice", "password123", "127.0.2.3")).status).toBe(201);
+        expect((await served().api({ path: "/user", token: pat })).status).toBe(200);
+
+        expect(await disable("--user", "lostdevice")).toMatchObject({
+          code: 1,
+          stdout: "",
+          stderr: "kiln: 400 (Bad request) two-factor authentication is not enabled\n",
+        });
+        expect(await disable("--user", "nobody-at-all")).toMatchObject({
+          code: 1,
+          stderr: "kiln: 404 User Not Found\n",
+        });
+        expect(await disable()).toMatchObject({
+          code: 1,
+          stderr: "kiln: --user is required (see kiln user disable-two-factor --help)\n",
+        });
+        // Four runs of the CLI, each starting node and opening the database: slow on a busy machine.
+      }, 60_000);
     });
 
     describe("the require-2FA settings", () => {

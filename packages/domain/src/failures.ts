@@ -27,6 +27,8 @@ export type AuthFailure =
   | { kind: "rate_limited"; reason: "sign_in_address_throttled"; retryAfterSeconds: number }
   /** An account locked after too many failed sign-ins (Devise's lockable). */
   | { kind: "rate_limited"; reason: "sign_in_account_locked"; retryAfterSeconds: number }
+  /** An address banned from git's password authentication after too many failures (Rack::Attack's `git_basic_auth`). */
+  | { kind: "rate_limited"; reason: "git_address_banned"; retryAfterSeconds: number }
   /**
    * A password sign-in of a user with two-factor authentication where no second step can follow
    * (`POST /session`, the OAuth password grant): GitLab 9.0's rule, use a personal access token.

@@ -101,6 +101,12 @@ const cases: [name: string, build: () => DomainError, status: number, body: unkn
     "429 Too Many Requests: this account is locked after too many failed sign-ins, retry in 2 minutes",
   ],
   [
+    "git passwords banned per address",
+    () => new DomainError({ kind: "rate_limited", reason: "git_address_banned", retryAfterSeconds: 3600 }),
+    429,
+    "429 Too Many Requests: too many failed git sign-ins from your address, retry in 60 minutes",
+  ],
+  [
     "password sign-in of a user with 2FA",
     () => forbidden({ reason: "two_factor_enabled" }),
     401,
@@ -640,5 +646,14 @@ const gitRefusals: [refusal: GitRefusal, text: string][] = [
 describe("git refusal texts", () => {
   it.each(gitRefusals)("%s", (refusal, text) => {
     expect(gitRefusalMessage(refusal)).toBe(text);
+  });
+
+  it("name the wait of a throttled password, and the token that still works", () => {
+    expect(gitRefusalMessage("sign_in_account_locked", 600)).toBe(
+      "This account is locked after too many failed sign-ins. Retry in 10 minutes, or use a personal access token as the password.",
+    );
+    expect(gitRefusalMessage("git_address_banned", 3599)).toBe(
+      "Too many failed git sign-ins from your address: passwords are refused for 60 minutes. A personal access token still works as the password.",
+    );
   });
 });

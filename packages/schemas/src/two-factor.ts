@@ -9,6 +9,12 @@ export type ConfirmTwoFactorInput = z.infer<typeof ConfirmTwoFactorInput>;
 export const CurrentPasswordInput = z.object({ password: z.string() });
 export type CurrentPasswordInput = z.infer<typeof CurrentPasswordInput>;
 
-/** `twoFactor.disableForUser`: the user whose two-factor authentication an administrator turns off. */
-export const TwoFactorUserInput = z.object({ user_id: Id });
+/**
+ * `twoFactor.disableForUser`: the user whose two-factor authentication an administrator turns
+ * off, by id or (the `kiln` CLI) by username.
+ */
+export const TwoFactorUserInput = z.union([
+  z.object({ user_id: Id }),
+  z.object({ username: z.string().min(1) }),
+]);
 export type TwoFactorUserInput = z.infer<typeof TwoFactorUserInput>;

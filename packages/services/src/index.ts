@@ -158,6 +158,7 @@ export {
   type GitGrant,
   type GitRefusal,
   type GitRequest,
+  type GitThrottle,
 } from "./repositories/git-access.js";
 export { gitPushAuthorizer, recordGitPush } from "./repositories/git-push.js";
 export {

@@ -8,7 +8,7 @@ import {
   type ServiceRpcResult,
   serviceRpc,
 } from "@kiln/git";
-import { GIT_CREDENTIALS, gitRefusalMessage, readCredentials } from "@kiln/rest-adapter";
+import { clientAddress, GIT_CREDENTIALS, gitRefusalMessage, readCredentials } from "@kiln/rest-adapter";
 import {
   decideGitAccess,
   type GitDenial,
@@ -37,6 +37,8 @@ export interface GitHttpOptions {
 const STATUS: Record<GitDenial, number> = {
   credentials_required: 401,
   bad_credentials: 401,
+  // Not 401: git would tell its credential helper to forget a password that may be right.
+  throttled: 429,
   not_found: 404,
   forbidden: 403,
 };
@@ -46,15 +48,17 @@ const CLIENT_FAULTS = new Set<GitHttpResult["failure"]>(["bad_request", "bad_bod
 
 /**
  * A plain-text refusal: git shows its lines after `remote:`. A 401 names the Basic realm so that
- * git asks for credentials (or its credential helper supplies them). The connection is closed,
- * once what the client still sends of a refused POST's body is read (up to a bound): closing on
- * unread bytes would reset the connection, and the client would never see the answer.
+ * git asks for credentials (or its credential helper supplies them); a 429 says when to retry.
+ * The connection is closed, once what the client still sends of a refused POST's body is read (up
+ * to a bound): closing on unread bytes would reset the connection, and the client would never see
+ * the answer.
  */
 async function answer(
   req: IncomingMessage,
   res: ServerResponse,
   status: number,
   message: string,
+  retryAfterSeconds?: number,
 ): Promise<void> {
   await discardBody(req);
   const body = `${message}\n`;
@@ -65,6 +69,7 @@ async function answer(
     Connection: "close",
   };
   if (status === 401) headers["WWW-Authenticate"] = 'Basic realm="Kiln"';
+  if (retryAfterSeconds !== undefined) headers["Retry-After"] = retryAfterSeconds;
   res.writeHead(status, headers);
   res.end(body);
 }
@@ -104,10 +109,18 @@ export function createGitHttpHandler(options: GitHttpOptions): GitHttpHandler {
       project: route.project,
       action: route.service === "git-receive-pack" ? "push" : "pull",
       credentials: readCredentials(req, GIT_CREDENTIALS),
+      address: clientAddress(req),
     });
     if (!decision.granted) {
-      await answer(req, res, STATUS[decision.denial], gitRefusalMessage(decision.refusal));
-      return { status: STATUS[decision.denial], userId: null };
+      const { denial, refusal, retryAfterSeconds } = decision;
+      await answer(
+        req,
+        res,
+        STATUS[denial],
+        gitRefusalMessage(refusal, retryAfterSeconds),
+        retryAfterSeconds,
+      );
+      return { status: STATUS[denial], userId: null };
     }
     const { grant } = decision;
     const userId = grant.identity?.user.id ?? null;

@@ -1,5 +1,5 @@
 import type { AccountFailure, AuthFailure, IssueFailure, RequestFailure } from "@kiln/domain";
-import { forbiddenBecause, type Wording } from "./wording.js";
+import { forbiddenBecause, minutes, type Wording } from "./wording.js";
 
 /** Sign-in and sudo. */
 export const authWording: Wording<AuthFailure> = {
@@ -17,6 +17,8 @@ export const authWording: Wording<AuthFailure> = {
     `429 Too Many Requests: too many sign-in attempts from your address, retry in ${retryAfterSeconds} seconds`,
   sign_in_account_locked: ({ retryAfterSeconds }) =>
     `429 Too Many Requests: this account is locked after too many failed sign-ins, retry in ${minutes(retryAfterSeconds)}`,
+  git_address_banned: ({ retryAfterSeconds }) =>
+    `429 Too Many Requests: too many failed git sign-ins from your address, retry in ${minutes(retryAfterSeconds)}`,
   // lib/api/session.rb of GitLab 9.x, as the reference quotes it.
   two_factor_enabled: () =>
     "401 Unauthorized. You have 2FA enabled. Please use a personal access token to access the API",
@@ -24,12 +26,6 @@ export const authWording: Wording<AuthFailure> = {
   two_factor_not_begun: () => "400 (Bad request) two-factor enrolment was not begun",
   two_factor_not_enabled: () => "400 (Bad request) two-factor authentication is not enabled",
 };
-
-/** A wait in whole minutes, rounded up: "1 minute", "10 minutes". */
-function minutes(seconds: number): string {
-  const count = Math.max(1, Math.ceil(seconds / 60));
-  return count === 1 ? "1 minute" : `${count} minutes`;
-}
 
 /** Requests refused before a use case runs, and parameters none could read. */
 export const requestWording: Wording<RequestFailure> = {

@@ -9,3 +9,9 @@ export type Wording<F extends NamedFailure> = { [M in F as M["reason"]]: (failur
 
 /** A 403 for a named reason: GitLab's `403 Forbidden: <why>`. */
 export const forbiddenBecause = (why: string) => () => `403 Forbidden: ${why}`;
+
+/** A wait in whole minutes, rounded up: "1 minute", "10 minutes". */
+export function minutes(seconds: number): string {
+  const count = Math.max(1, Math.ceil(seconds / 60));
+  return count === 1 ? "1 minute" : `${count} minutes`;
+}

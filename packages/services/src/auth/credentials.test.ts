@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { forEachDialect } from "../__tests__/harness.js";
 import { base32Decode, hotp, totpStep } from "../security/totp.js";
 import { type Credentials, identifyActor } from "./credentials.js";
+import { signInWithPassword } from "./sign-in.js";
 
 forEachDialect((h) => {
   async function privateTokenOf(username: string, password = "password123") {
@@ -117,6 +118,92 @@ forEachDialect((h) => {
       const again = identify(header(token));
       if (h().runtime.identities) expect(again).not.toBeInstanceOf(Promise);
       expect(await again).toMatchObject({ user: { username: "ivy" } });
+    });
+  });
+
+  describe("throttling passwords over Basic (git)", () => {
+    const fromAddress = (credentials: Credentials, address: string) =>
+      identifyActor(h().runtime, credentials, address);
+    /** The throttle's refusal of `attempt`, or null when it was answered. */
+    const throttled = async (attempt: () => unknown) => {
+      try {
+        await attempt();
+        return null;
+      } catch (error) {
+        return (error as { failure?: unknown }).failure ?? error;
+      }
+    };
+
+    it("locks the account after 10 wrong passwords, sign-ins' failures included, while its tokens still work", async () => {
+      const alice = await h().user("alice");
+      const token = await privateTokenOf("alice");
+      const signIn = (password: string) =>
+        signInWithPassword(h().runtime, { login: "alice", password, address: "203.0.113.1", surface: "api" });
+      for (let i = 0; i < 5; i++) await expect(signIn("wrong")).rejects.toThrow();
+      for (let i = 0; i < 5; i++) {
+        expect(await fromAddress(basic("alice", "wrong"), `198.51.100.${i}`)).toBeNull();
+      }
+      // Locked: the right password is refused before any hash, over Basic and at sign-in alike.
+      for (const attempt of [
+        () => fromAddress(basic("alice@example.com", "password123"), "198.51.100.99"),
+        () => signIn("password123"),
+      ]) {
+        expect(await throttled(attempt)).toMatchObject({
+          kind: "rate_limited",
+          reason: "sign_in_account_locked",
+          retryAfterSeconds: 600,
+        });
+      }
+      expect(await fromAddress(basic("alice", token), "198.51.100.99")).toMatchObject({
+        user: { id: alice.id },
+      });
+    });
+
+    it("counts failures only: a right password forgets them, so a clone's many requests never lock", async () => {
+      await h().user("alice");
+      for (let round = 0; round < 2; round++) {
+        for (let i = 0; i < 9; i++)
+          expect(await fromAddress(basic("alice", "wrong"), `198.51.100.${i}`)).toBeNull();
+        for (let i = 0; i < 12; i++) {
+          expect(await fromAddress(basic("alice", "password123"), "198.51.100.1")).not.toBeNull();
+        }
+      }
+    });
+
+    it("bans an address after 10 wrong git passwords on any logins; tokens and other addresses still pass", async () => {
+      const alice = await h().user("alice");
+      const token = await privateTokenOf("alice");
+      for (let i = 0; i < 10; i++)
+        expect(await fromAddress(basic(`nobody${i}`, "guess"), "192.0.2.7")).toBeNull();
+      expect(await throttled(() => fromAddress(basic("alice", "password123"), "192.0.2.7"))).toMatchObject({
+        kind: "rate_limited",
+        reason: "git_address_banned",
+        retryAfterSeconds: 3600,
+      });
+      expect(await fromAddress(basic("alice", token), "192.0.2.7")).toMatchObject({ user: { id: alice.id } });
+      expect(await fromAddress(basic("alice", "password123"), "192.0.2.8")).toMatchObject({
+        user: { id: alice.id },
+      });
+      // Sign-ins are limited their own way, not by the git ban.
+      const signedIn = await signInWithPassword(h().runtime, {
+        login: "alice",
+        password: "password123",
+        address: "192.0.2.7",
+        surface: "api",
+      });
+      expect(signedIn.user.id).toBe(alice.id);
+    });
+
+    it("does not count an address's right passwords, nor its tokens, toward its ban", async () => {
+      await h().user("alice");
+      const token = await privateTokenOf("alice");
+      for (let i = 0; i < 9; i++)
+        expect(await fromAddress(basic(`nobody${i}`, "guess"), "192.0.2.9")).toBeNull();
+      for (let i = 0; i < 20; i++) {
+        expect(await fromAddress(basic("alice", "password123"), "192.0.2.9")).not.toBeNull();
+        expect(await fromAddress(basic("alice", token), "192.0.2.9")).not.toBeNull();
+      }
+      expect(await fromAddress(basic("alice", "password123"), "192.0.2.9")).not.toBeNull();
     });
   });
 });

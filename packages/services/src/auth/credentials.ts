@@ -60,10 +60,15 @@ const actorOrNull = (identity: Identity | null): Actor | null => identity && act
  * user, unreadable credentials, an empty token. Each surface answers null its own way (401, a
  * git prompt); `sudo` is the REST API's, applied on top by its caller. A token the identity
  * cache knows is answered synchronously, as {@link identifyToken} does.
+ *
+ * A password sent over Basic is throttled ({@link identifyCredentials}): it rejects with
+ * `rate_limited` while its account is locked or while `address` (the client's, which the
+ * transport passes) is banned from git's password authentication.
  */
 export function identifyActor(
   runtime: ServiceRuntime,
   credentials: Credentials,
+  address?: string,
 ): Actor | null | Promise<Actor | null> {
   switch (credentials.kind) {
     case "token": {
@@ -77,7 +82,7 @@ export function identifyActor(
       return identity instanceof Promise ? identity.then(actorOrNull) : actorOrNull(identity);
     }
     case "basic":
-      return identifyCredentials(runtime, credentials).then(actorOrNull);
+      return identifyCredentials(runtime, credentials, address).then(actorOrNull);
     // A build's token acts as no user (its access is the build's project, decided per surface).
     case "build_token":
     case "unreadable":

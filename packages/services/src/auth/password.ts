@@ -27,9 +27,9 @@ export async function passwordMatches(
 }
 
 /**
- * The active user whose username or email is `login` and whose password matches, without
- * throttling: git over HTTP's Basic authentication, where clients resend credentials with every
- * request. Sign-ins go through `signInWithPassword`.
+ * The active user whose username or email is `login` and whose password matches, without any
+ * throttling. Every surface goes through the throttled `signInWithPassword` (sign-ins) or
+ * `identifyCredentials` (git's HTTP Basic); this is for callers that throttle themselves.
  */
 export async function verifyPassword(ctx: Context, login: string, password: string): Promise<User> {
   const user = await findByLogin(ctx.runtime, login);

@@ -50,24 +50,40 @@ export async function signInWithPassword(
   runtime: ServiceRuntime,
   attempt: PasswordSignIn,
 ): Promise<SignedIn> {
-  const throttle = runtime.signInThrottle;
-  throttle.countAttempt(attempt.address);
+  runtime.signInThrottle.countAttempt(attempt.address);
   if (!(await runtime.settings()).signin_enabled) throw forbidden({ reason: "password_sign_in_disabled" });
-  const user = await findByLogin(runtime, attempt.login);
-  const account = accountKey(user, attempt.login);
-  throttle.checkAccount(account);
-  // An unknown login pays for a hash too, so timing does not tell which logins exist.
-  const matches = await passwordMatches(runtime, user, attempt.password);
-  if (!user || !matches) {
-    throttle.recordFailure(account);
-    throw unauthenticated();
-  }
-  if (!isActive(user)) throw unauthenticated();
-  throttle.recordSuccess(account);
+  const user = await passwordOwner(runtime, attempt.login, attempt.password);
+  if (!user || !isActive(user)) throw unauthenticated();
   const needsSecondFactor = hasTwoFactor(user);
   if (needsSecondFactor && attempt.surface !== "web") throw forbidden({ reason: "two_factor_enabled" });
   if (needsSecondFactor) return { user, needsSecondFactor };
   return { user: await recordSignIn(runtime, user), needsSecondFactor };
+}
+
+/**
+ * The user whose username or email is `login` and whose password is `password`, or undefined,
+ * under the account lock every password surface shares: throws `rate_limited`
+ * (`sign_in_account_locked`) while the account is locked, before any hash is computed; a wrong
+ * password counts against the account, a right one forgets its failures. The user may be blocked:
+ * callers refuse those.
+ */
+export async function passwordOwner(
+  runtime: ServiceRuntime,
+  login: string,
+  password: string,
+): Promise<User | undefined> {
+  const throttle = runtime.signInThrottle;
+  const user = await findByLogin(runtime, login);
+  const account = accountKey(user, login);
+  throttle.checkAccount(account);
+  // An unknown login pays for a hash too, so timing does not tell which logins exist.
+  const matches = await passwordMatches(runtime, user, password);
+  if (!user || !matches) {
+    throttle.recordFailure(account);
+    return undefined;
+  }
+  throttle.recordSuccess(account);
+  return user;
 }
 
 /** Records a completed sign-in (the previous one becomes `last_sign_in_at`); answers the user as now stored. */

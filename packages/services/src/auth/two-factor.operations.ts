@@ -108,10 +108,19 @@ export const twoFactor = {
     return { recoveryCodes };
   }),
 
-  /** Turns another user's two-factor authentication off (administrators, as in GitLab's admin area). */
+  /**
+   * Turns another user's two-factor authentication off, for one who lost their device and their
+   * recovery codes (administrators, as in GitLab's admin area, and the `kiln` CLI). Refuses a user
+   * without it (`two_factor_not_enabled`). Their web sessions and tokens are left alone, as
+   * GitLab's "Disable 2FA" leaves them: the second factor guards signing in, not what was signed
+   * in with it.
+   */
   disableForUser: mutation("admin", TwoFactorUserInput, async (ctx, input) => {
-    const user = await ctx.runtime.stores.users.findById(input.user_id);
+    const { users } = ctx.runtime.stores;
+    const user =
+      "user_id" in input ? await users.findById(input.user_id) : await users.findByUsername(input.username);
     if (!user) throw notFound("user");
+    if (!hasTwoFactor(user)) throw badRequest({ reason: "two_factor_not_enabled" });
     return disableFor(ctx, user);
   }),
 };

@@ -152,6 +152,22 @@ forEachDialect((h) => {
         code: "NOT_FOUND",
       });
     });
+
+    it("may be done by username (the CLI's system caller), and refuses a user without 2FA", async () => {
+      const alice = await h().user("alice");
+      await enrol(alice);
+      const session = await signIn("alice", "password123", { surface: "web" });
+      expect(session.needsSecondFactor).toBe(true);
+      expect(await h().system.twoFactor.disableForUser({ username: "alice" })).toBe(true);
+      expect(await h().as(alice).twoFactor.status()).toMatchObject({ enabled: false, recoveryCodesLeft: 0 });
+      expect((await signIn("alice", "password123")).user.id).toBe(alice.id);
+      await expect(h().system.twoFactor.disableForUser({ username: "alice" })).rejects.toMatchObject({
+        cause: { failure: { kind: "bad_request", reason: "two_factor_not_enabled" } },
+      });
+      await expect(h().system.twoFactor.disableForUser({ username: "nobody" })).rejects.toMatchObject({
+        code: "NOT_FOUND",
+      });
+    });
   });
 
   describe("password sign-in", () => {

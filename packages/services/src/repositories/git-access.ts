@@ -1,4 +1,4 @@
-import { type PushRefusal, pathProblem, scopesAllow } from "@kiln/domain";
+import { DomainError, type PushRefusal, pathProblem, scopesAllow } from "@kiln/domain";
 import { actorOf, type Credentials, FULL_SCOPES, identifyActor } from "../auth/credentials.js";
 import type { Identity } from "../auth/identify.js";
 import { runningBuildOfToken } from "../ci/build-auth.js";
@@ -18,15 +18,24 @@ export interface GitRequest {
   action: GitAction;
   /** The credentials the client sent (git sends HTTP Basic ones), or null when it sent none. */
   credentials: Credentials | null;
+  /** The client's network address, for the throttle of git passwords. */
+  address: string;
 }
 
 /**
  * Why a git request is refused. `credentials_required`: anonymous, and only a signed-in user may
  * get further (the transport asks git to prompt). `bad_credentials`: the credentials name nobody.
- * `not_found`: no such project, or one the user may not see. `forbidden`: the user sees the
- * project but may not do this to its repository.
+ * `throttled`: a password while its account is locked or its address banned (see
+ * {@link GitThrottle}). `not_found`: no such project, or one the user may not see. `forbidden`:
+ * the user sees the project but may not do this to its repository.
  */
-export type GitDenial = "credentials_required" | "bad_credentials" | "not_found" | "forbidden";
+export type GitDenial = "credentials_required" | "bad_credentials" | "throttled" | "not_found" | "forbidden";
+
+/**
+ * Why a git password is refused unchecked: its account is locked after failed sign-ins, or the
+ * client's address is banned after failed git passwords.
+ */
+export type GitThrottle = "sign_in_account_locked" | "git_address_banned";
 
 /** A request let through: who asks (null for anonymous), the project and its repository. */
 export interface GitGrant {
@@ -41,15 +50,16 @@ export interface GitGrant {
  */
 export type GitRefusal =
   | "credentials"
+  | GitThrottle
   | "project_not_found"
   | "download_denied"
   | "archived_project"
   | PushRefusal;
 
-/** The answer to a {@link GitRequest}. */
+/** The answer to a {@link GitRequest}; a throttled one says how many seconds to wait. */
 export type GitDecision =
   | { granted: true; grant: GitGrant }
-  | { granted: false; denial: GitDenial; refusal: GitRefusal };
+  | { granted: false; denial: GitDenial; refusal: GitRefusal; retryAfterSeconds?: number };
 
 const deny = (denial: GitDenial, refusal: GitRefusal): GitDecision => ({ granted: false, denial, refusal });
 
@@ -81,7 +91,13 @@ export async function decideGitAccess(runtime: ServiceRuntime, request: GitReque
     return decideBuildAccess(runtime, request, request.credentials.token);
   let identity: Identity | null = null;
   if (request.credentials) {
-    identity = await identifyActor(runtime, request.credentials);
+    try {
+      identity = await identifyActor(runtime, request.credentials, request.address);
+    } catch (error) {
+      const throttled = throttleOf(error);
+      if (!throttled) throw error;
+      return { granted: false, denial: "throttled", ...throttled };
+    }
     // Git needs the api scope, as GitLab's git access does: a read_user token names nobody here.
     if (!identity || !scopesAllow(identity.scopes, FULL_SCOPES))
       return deny("bad_credentials", "credentials");
@@ -106,6 +122,14 @@ export async function decideGitAccess(runtime: ServiceRuntime, request: GitReque
     granted: true,
     grant: { identity, access: { ...access, gitDir: await repositoryOf(runtime, project) } },
   };
+}
+
+/** The throttle that refused a git password, from the error identifying it threw, or null. */
+function throttleOf(error: unknown): { refusal: GitThrottle; retryAfterSeconds: number } | null {
+  if (!DomainError.is(error) || error.failure.kind !== "rate_limited") return null;
+  const { reason, retryAfterSeconds } = error.failure;
+  if (reason === "sign_in_address_throttled") return null;
+  return { refusal: reason, retryAfterSeconds };
 }
 
 /**

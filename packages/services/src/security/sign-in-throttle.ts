@@ -10,6 +10,12 @@ export interface SignInLimits {
   accountFailures: number;
   /** How long a locked account stays locked, in seconds: Devise lockable's 10 minutes. */
   lockSeconds: number;
+  /** Failed git passwords (HTTP Basic) from one address that ban it: Rack::Attack's `maxretry` 10. */
+  gitAddressFailures: number;
+  /** The window of `gitAddressFailures`, in seconds: Rack::Attack's `findtime` 60. */
+  gitAddressWindowSeconds: number;
+  /** How long a banned address's git passwords are refused, in seconds: Rack::Attack's `bantime` 1 hour. */
+  gitBanSeconds: number;
 }
 
 /** GitLab 8.x's limits (security-reliability §5.4, §5.5). */
@@ -18,6 +24,9 @@ export const GITLAB_SIGN_IN_LIMITS: Readonly<SignInLimits> = Object.freeze({
   addressWindowSeconds: 60,
   accountFailures: 10,
   lockSeconds: 600,
+  gitAddressFailures: 10,
+  gitAddressWindowSeconds: 60,
+  gitBanSeconds: 3600,
 });
 
 /** The most entries each table keeps: past it the oldest are dropped, so memory stays bounded. */
@@ -31,7 +40,8 @@ interface Entry {
 
 /**
  * Counters whose expiry follows their last update: every update moves the entry to the end of
- * the map, so the entries expire in map order and a sweep stops at the first live one.
+ * the map, so the entries expire in map order and a sweep stops at the first live one. All the
+ * entries of one table must therefore last as long (a window, a lock, a ban: one table each).
  */
 class ExpiringCounters {
   readonly #entries = new Map<string, Entry>();
@@ -79,12 +89,19 @@ const secondsUntil = (atMs: number, nowMs: number): number => Math.max(1, Math.c
  * are forgotten too after `lockSeconds` without another (Devise keeps them until a success; a
  * table in memory must let go of them).
  *
+ * Git over HTTP sends its password with every request of a clone, so its attempts are not
+ * counted per address as sign-ins are; its failures are (Rack::Attack's `git_basic_auth`
+ * Allow2Ban): `gitAddressFailures` of them within `gitAddressWindowSeconds` ban the address's git
+ * passwords for `gitBanSeconds`. Successes neither count nor lift a ban.
+ *
  * Kept in memory, per process, with a bounded number of entries: several servers sharing one
  * PostgreSQL database each count their own attempts.
  */
 export class SignInThrottle {
   readonly #addresses = new ExpiringCounters(MAX_ENTRIES);
   readonly #accounts = new ExpiringCounters(MAX_ENTRIES);
+  readonly #gitFailures = new ExpiringCounters(MAX_ENTRIES);
+  readonly #gitBans = new ExpiringCounters(MAX_ENTRIES);
 
   constructor(
     readonly limits: Readonly<SignInLimits> = GITLAB_SIGN_IN_LIMITS,
@@ -129,9 +146,43 @@ export class SignInThrottle {
     this.#accounts.delete(account);
   }
 
+  /** Throws `rate_limited` (`git_address_banned`) while `address` may not send git passwords. */
+  checkGitAddress(address: string): void {
+    const nowMs = this.clock();
+    const ban = this.#gitBans.get(address, nowMs);
+    if (ban) {
+      const retryAfterSeconds = secondsUntil(ban.expiresAt, nowMs);
+      throw new DomainError({ kind: "rate_limited", reason: "git_address_banned", retryAfterSeconds });
+    }
+  }
+
+  /**
+   * Counts a wrong git password from `address`, in a window counted from its first failure; the
+   * failure that reaches the limit bans the address.
+   */
+  recordGitFailure(address: string): void {
+    const nowMs = this.clock();
+    const failures = this.#gitFailures.get(address, nowMs);
+    if (!failures) {
+      const expiresAt = nowMs + this.limits.gitAddressWindowSeconds * 1000;
+      this.#gitFailures.set(address, { count: 1, expiresAt });
+    } else {
+      // Counted in place: the window keeps its end, and the table its order.
+      failures.count += 1;
+    }
+    if ((failures?.count ?? 1) < this.limits.gitAddressFailures) return;
+    this.#gitFailures.delete(address);
+    this.#gitBans.set(address, { count: 1, expiresAt: nowMs + this.limits.gitBanSeconds * 1000 });
+  }
+
   /** How many addresses and accounts are tracked (for tests of the memory bound). */
-  get tracked(): { addresses: number; accounts: number } {
-    return { addresses: this.#addresses.size, accounts: this.#accounts.size };
+  get tracked(): { addresses: number; accounts: number; gitFailures: number; gitBans: number } {
+    return {
+      addresses: this.#addresses.size,
+      accounts: this.#accounts.size,
+      gitFailures: this.#gitFailures.size,
+      gitBans: this.#gitBans.size,
+    };
   }
 }
 
@@ -141,4 +192,7 @@ export const NO_SIGN_IN_LIMITS: Readonly<SignInLimits> = Object.freeze({
   addressWindowSeconds: 60,
   accountFailures: Number.POSITIVE_INFINITY,
   lockSeconds: 600,
+  gitAddressFailures: Number.POSITIVE_INFINITY,
+  gitAddressWindowSeconds: 60,
+  gitBanSeconds: 3600,
 });
