@@ -6,6 +6,7 @@ import {
   fetchTrusting,
   type KilnClient,
   OAuthRefusal,
+  type OAuthTokens,
   type RefreshingToken,
   refreshingToken,
   revokeTokens,
@@ -159,15 +160,21 @@ export class Accounts {
     return stored ? readCredential(stored) : undefined;
   }
 
+  /** The OAuth pair kept for an instance now (another window may have refreshed it), if any. */
+  private async keptTokens(url: string): Promise<OAuthTokens | undefined> {
+    const kept = await this.credential(url);
+    return kept?.kind === "oauth" ? kept.tokens : undefined;
+  }
+
   /**
    * Another window refreshed an instance's tokens: this one takes the new pair in place (the old
    * one no longer works). Any other change of a secret makes new clients.
    */
   private async secretChanged(key: string): Promise<void> {
     const url = this.list().find((account) => tokenKey(account.url) === key)?.url;
-    const tokens = url === undefined ? undefined : this.refreshing.get(url);
-    const credential = url === undefined ? undefined : await this.credential(url);
-    if (tokens && credential?.kind === "oauth") return tokens.adopt(credential.tokens);
+    const refreshing = url === undefined ? undefined : this.refreshing.get(url);
+    const kept = url === undefined ? undefined : await this.keptTokens(url);
+    if (refreshing && kept) return refreshing.adopt(kept);
     this.invalidate();
   }
 
@@ -209,10 +216,7 @@ export class Accounts {
         tokens: credential.tokens,
         save: (fresh) =>
           this.context.secrets.store(tokenKey(url), storedCredential({ kind: "oauth", tokens: fresh })),
-        latest: async () => {
-          const kept = await this.credential(url);
-          return kept?.kind === "oauth" ? kept.tokens : undefined;
-        },
+        latest: () => this.keptTokens(url),
       });
       this.refreshing.set(url, tokens);
     }

@@ -7,7 +7,7 @@ import {
   type TRPCClient,
 } from "@trpc/client";
 import { EventSource } from "eventsource";
-import { type CertificateAuthority, type Fetch, fetchTrusting } from "./transport.js";
+import { type CertificateAuthority, type Fetch, fetchTrusting, instanceUrl } from "./transport.js";
 
 /** Where the server serves tRPC, under its base URL. */
 export const TRPC_PATH = "/api/trpc";
@@ -53,7 +53,7 @@ export type KilnClient = TRPCClient<PublicRouter>;
  */
 export function createKilnClient(options: KilnClientOptions): KilnClient {
   const fetch = options.fetch ?? (options.ca === undefined ? globalThis.fetch : fetchTrusting(options.ca));
-  const url = `${options.url.replace(/\/+$/, "")}${TRPC_PATH}`;
+  const url = instanceUrl(options.url, TRPC_PATH);
   const { token } = options;
   const authorization = async () => `Bearer ${typeof token === "string" ? token : await token()}`;
   // EventSource sends no headers of its own: the token goes with each of its requests here.

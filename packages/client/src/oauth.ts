@@ -1,4 +1,4 @@
-import type { Fetch } from "./transport.js";
+import { type Fetch, instanceUrl } from "./transport.js";
 
 /**
  * Signing in to a Kiln instance by browser: OAuth 2.0's authorization-code flow with PKCE
@@ -79,7 +79,7 @@ export function authorizationUrl(request: AuthorizationRequest): string {
     code_challenge: request.challenge,
     code_challenge_method: "S256",
   });
-  return `${request.url.replace(/\/+$/, "")}/oauth/authorize?${query}`;
+  return instanceUrl(request.url, `/oauth/authorize?${query}`);
 }
 
 /** What the browser brought back to the redirect URI: a code, or the reason there is none. */
@@ -124,7 +124,7 @@ interface TokenAnswer {
 async function postForm(options: TokenEndpointOptions, path: string, form: Record<string, string>) {
   const fetch = options.fetch ?? globalThis.fetch;
   try {
-    return await fetch(`${options.url.replace(/\/+$/, "")}${path}`, {
+    return await fetch(instanceUrl(options.url, path), {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
       body: new URLSearchParams({ ...form, client_id: options.clientId }).toString(),

@@ -1,5 +1,8 @@
 import { Agent, fetch as undiciFetch } from "undici";
 
+/** The URL of `path` (which starts with `/`) on the instance at `base`, whatever slashes end `base`. */
+export const instanceUrl = (base: string, path: string): string => `${base.replace(/\/+$/, "")}${path}`;
+
 /** A `fetch` as tRPC's links call it. */
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 

@@ -31,7 +31,6 @@ export {
 } from "./auth/credentials.js";
 export { applySudo, identifyToken } from "./auth/identify.js";
 export { auth } from "./auth/operations.js";
-export { verifyPassword } from "./auth/password.js";
 export { session } from "./auth/session.operations.js";
 export {
   type PasswordSignIn,

@@ -93,14 +93,22 @@ async function signIn(page, token) {
   await answer(page, "personal access token", token);
 }
 
-/** The server's log lines of requests to `pathname` since `from`. */
-const serverRequests = (pathname, from) =>
-  fs
+/** The server's `request` log lines (logged as each request ends) between two times. */
+function serverRequests(from, to = Number.POSITIVE_INFINITY) {
+  return fs
     .readFileSync(seed.kilnLog, "utf8")
     .split("\n")
-    .filter((line) => line.includes(`"path":"${pathname}"`))
-    .map((line) => JSON.parse(line))
-    .filter((entry) => entry.msg === "request" && Date.parse(entry.time) >= from);
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line)];
+      } catch {
+        return [];
+      }
+    })
+    .filter(
+      (entry) => entry.msg === "request" && Date.parse(entry.time) >= from && Date.parse(entry.time) <= to,
+    );
+}
 
 /** Clicks a row's inline action (shown on hover). */
 async function inline(page, name, text, action) {
@@ -408,34 +416,18 @@ const steps = [
       await palette(page, "Kiln: Sign Out");
       await notification(page, "its token is deleted");
       await waitFor("a revocation the server took", async () =>
-        serverRequests("/oauth/revoke", from).some((entry) => entry.status === 200),
+        serverRequests(from).some((entry) => entry.path === "/oauth/revoke" && entry.status === 200),
       );
       await visible(pane(page, "Todos").getByText("Sign in to a Kiln instance"));
     },
   ],
 ];
 
-/** The server's `request` log lines (logged as each request ends) of the extension's tRPC calls but its stream, between two times. */
-function extensionRequests(from, to) {
-  return fs
-    .readFileSync(seed.kilnLog, "utf8")
-    .split("\n")
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line)];
-      } catch {
-        return [];
-      }
-    })
-    .filter(
-      (entry) =>
-        entry.msg === "request" &&
-        entry.path.startsWith("/api/trpc/") &&
-        !entry.path.includes("live.events") &&
-        Date.parse(entry.time) >= from &&
-        Date.parse(entry.time) <= to,
-    );
-}
+/** The extension's tRPC calls but its stream, between two times. */
+const extensionRequests = (from, to) =>
+  serverRequests(from, to).filter(
+    (entry) => entry.path.startsWith("/api/trpc/") && !entry.path.includes("live.events"),
+  );
 
 /** In the page: resolves once a row of a view shows `text`, seen by a mutation observer (no polling). */
 const rowShows = (text) =>

@@ -1,5 +1,4 @@
-import { isActive, type User, unauthenticated } from "@kiln/domain";
-import type { Context } from "../context.js";
+import type { User } from "@kiln/domain";
 import type { ServiceRuntime } from "../runtime.js";
 
 /**
@@ -24,19 +23,6 @@ export async function passwordMatches(
   const hash = user ? await runtime.stores.users.passwordHash(user.id) : undefined;
   const matches = await runtime.passwords.verify(hash ?? (await dummyHash(runtime)), password);
   return Boolean(user && hash && matches);
-}
-
-/**
- * The active user whose username or email is `login` and whose password matches, without any
- * throttling. Every surface goes through the throttled `signInWithPassword` (sign-ins) or
- * `identifyCredentials` (git's HTTP Basic); this is for callers that throttle themselves.
- */
-export async function verifyPassword(ctx: Context, login: string, password: string): Promise<User> {
-  const user = await findByLogin(ctx.runtime, login);
-  if (!(await passwordMatches(ctx.runtime, user, password)) || !user || !isActive(user)) {
-    throw unauthenticated();
-  }
-  return user;
 }
 
 let dummy: Promise<string> | undefined;

@@ -63,6 +63,21 @@ class ExpiringCounters {
     }
   }
 
+  /**
+   * Counts one more event for `key` in a window of `windowMs` that starts with its first event;
+   * answers the entry. Counted in place: the window keeps its end, and the table its order.
+   */
+  countInWindow(key: string, windowMs: number, nowMs: number): Entry {
+    const entry = this.get(key, nowMs);
+    if (entry) {
+      entry.count += 1;
+      return entry;
+    }
+    const first = { count: 1, expiresAt: nowMs + windowMs };
+    this.set(key, first);
+    return first;
+  }
+
   delete(key: string): void {
     this.#entries.delete(key);
   }
@@ -80,6 +95,14 @@ class ExpiringCounters {
 }
 
 const secondsUntil = (atMs: number, nowMs: number): number => Math.max(1, Math.ceil((atMs - nowMs) / 1000));
+
+/** The refusal of an attempt the throttle holds back until `untilMs`. */
+const rateLimited = (
+  reason: "sign_in_address_throttled" | "sign_in_account_locked" | "git_address_banned",
+  untilMs: number,
+  nowMs: number,
+): DomainError =>
+  new DomainError({ kind: "rate_limited", reason, retryAfterSeconds: secondsUntil(untilMs, nowMs) });
 
 /**
  * Slows down password guessing, as GitLab 8.x did: per client address, at most
@@ -111,17 +134,11 @@ export class SignInThrottle {
   /** Counts an attempt from `address`; throws `rate_limited` when the address is over its limit. */
   countAttempt(address: string): void {
     const nowMs = this.clock();
-    const entry = this.#addresses.get(address, nowMs);
-    if (!entry) {
-      const expiresAt = nowMs + this.limits.addressWindowSeconds * 1000;
-      this.#addresses.set(address, { count: 1, expiresAt });
-      return;
+    const windowMs = this.limits.addressWindowSeconds * 1000;
+    const attempts = this.#addresses.countInWindow(address, windowMs, nowMs);
+    if (attempts.count > this.limits.addressAttempts) {
+      throw rateLimited("sign_in_address_throttled", attempts.expiresAt, nowMs);
     }
-    if (entry.count >= this.limits.addressAttempts) {
-      const retryAfterSeconds = secondsUntil(entry.expiresAt, nowMs);
-      throw new DomainError({ kind: "rate_limited", reason: "sign_in_address_throttled", retryAfterSeconds });
-    }
-    entry.count += 1;
   }
 
   /** Throws `rate_limited` while the account named by `account` is locked. */
@@ -129,8 +146,7 @@ export class SignInThrottle {
     const nowMs = this.clock();
     const entry = this.#accounts.get(account, nowMs);
     if (entry && entry.count >= this.limits.accountFailures) {
-      const retryAfterSeconds = secondsUntil(entry.expiresAt, nowMs);
-      throw new DomainError({ kind: "rate_limited", reason: "sign_in_account_locked", retryAfterSeconds });
+      throw rateLimited("sign_in_account_locked", entry.expiresAt, nowMs);
     }
   }
 
@@ -150,10 +166,7 @@ export class SignInThrottle {
   checkGitAddress(address: string): void {
     const nowMs = this.clock();
     const ban = this.#gitBans.get(address, nowMs);
-    if (ban) {
-      const retryAfterSeconds = secondsUntil(ban.expiresAt, nowMs);
-      throw new DomainError({ kind: "rate_limited", reason: "git_address_banned", retryAfterSeconds });
-    }
+    if (ban) throw rateLimited("git_address_banned", ban.expiresAt, nowMs);
   }
 
   /**
@@ -162,15 +175,9 @@ export class SignInThrottle {
    */
   recordGitFailure(address: string): void {
     const nowMs = this.clock();
-    const failures = this.#gitFailures.get(address, nowMs);
-    if (!failures) {
-      const expiresAt = nowMs + this.limits.gitAddressWindowSeconds * 1000;
-      this.#gitFailures.set(address, { count: 1, expiresAt });
-    } else {
-      // Counted in place: the window keeps its end, and the table its order.
-      failures.count += 1;
-    }
-    if ((failures?.count ?? 1) < this.limits.gitAddressFailures) return;
+    const windowMs = this.limits.gitAddressWindowSeconds * 1000;
+    if (this.#gitFailures.countInWindow(address, windowMs, nowMs).count < this.limits.gitAddressFailures)
+      return;
     this.#gitFailures.delete(address);
     this.#gitBans.set(address, { count: 1, expiresAt: nowMs + this.limits.gitBanSeconds * 1000 });
   }
